@@ -1,0 +1,23 @@
+"""Board data: cities, routes (with their train spaces), tickets, loaded from package data."""
+
+from scorer.boards.board import (
+    BOARD_NAMES,
+    Board,
+    City,
+    Route,
+    Space,
+    Ticket,
+    load_board,
+    normalize_name,
+)
+
+__all__ = [
+    "BOARD_NAMES",
+    "Board",
+    "City",
+    "Route",
+    "Space",
+    "Ticket",
+    "load_board",
+    "normalize_name",
+]

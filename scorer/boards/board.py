@@ -1,0 +1,270 @@
+"""Board value objects, loading with validation, and forgiving name matching."""
+
+from __future__ import annotations
+
+import difflib
+import json
+import unicodedata
+from collections import Counter, defaultdict
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from functools import cache
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from scorer.errors import BoardDataError, UnknownCity, UnknownRoute
+
+BOARD_NAMES = ("usa", "europe")
+
+# Letters that Unicode does not decompose into a base letter plus an accent.
+_FOLD = str.maketrans({"ø": "o", "æ": "ae", "œ": "oe", "ß": "ss", "ł": "l", "đ": "d", "ı": "i"})
+
+
+def normalize_name(name: str) -> str:
+    """Key for matching a typed name: no case, no accents, no spaces or punctuation."""
+    decomposed = unicodedata.normalize("NFKD", name.casefold().translate(_FOLD))
+    return "".join(ch for ch in decomposed if ch.isalnum())
+
+
+@dataclass(frozen=True, slots=True)
+class City:
+    name: str
+    x: float
+    y: float
+
+
+@dataclass(frozen=True, slots=True)
+class Space:
+    """One printed train space: its centre in the art frame, angle clockwise from +x."""
+
+    x: float
+    y: float
+    angle: float
+
+
+@dataclass(frozen=True, slots=True)
+class Route:
+    """One lane between two adjacent cities (a double route is two of these)."""
+
+    id: str
+    a: str
+    b: str
+    length: int
+    color: str
+    tunnel: bool
+    ferry_locomotives: int
+    spaces: tuple[Space, ...]
+
+    def other_end(self, city: str) -> str:
+        return self.b if city == self.a else self.a
+
+    def touches(self, city: str) -> bool:
+        return city in (self.a, self.b)
+
+
+@dataclass(frozen=True, slots=True)
+class Ticket:
+    a: str
+    b: str
+    points: int
+    long: bool = False
+
+
+@dataclass(frozen=True)
+class Board:
+    """A map: cities, routes, the ticket deck, and how the art sits on the physical board."""
+
+    name: str
+    edition: str
+    cities: Mapping[str, City]
+    routes: Mapping[str, Route]
+    tickets: tuple[Ticket, ...]
+    aliases: Mapping[str, str]
+    art_frame: Mapping[str, Any]
+    board_frame: Mapping[str, Any]
+    invariants: Mapping[str, Any] = field(default_factory=dict)
+    sources: tuple[Mapping[str, Any], ...] = ()
+
+    def __post_init__(self) -> None:
+        keys: dict[str, str] = {normalize_name(c): c for c in self.cities}
+        for alias, target in self.aliases.items():
+            keys.setdefault(normalize_name(alias), target)
+        pairs: dict[frozenset[str], list[Route]] = defaultdict(list)
+        at_city: dict[str, list[Route]] = defaultdict(list)
+        for route in self.routes.values():
+            pairs[frozenset((route.a, route.b))].append(route)
+            at_city[route.a].append(route)
+            at_city[route.b].append(route)
+        object.__setattr__(self, "_city_keys", keys)
+        object.__setattr__(
+            self, "_pairs", {k: tuple(sorted(v, key=_lane_order)) for k, v in pairs.items()}
+        )
+        object.__setattr__(self, "_at_city", {k: tuple(v) for k, v in at_city.items()})
+        object.__setattr__(
+            self, "_route_keys", {normalize_name(r): r for r in self.routes}
+        )
+        object.__setattr__(
+            self, "_tickets", {frozenset((t.a, t.b)): t for t in self.tickets}
+        )
+
+    @property
+    def title(self) -> str:
+        return {"usa": "USA", "europe": "Europe"}.get(self.name, self.name.title())
+
+    def city(self, name: str) -> str:
+        """The printed name of a city typed any way (case, accents, aliases)."""
+        found = self._city_keys.get(normalize_name(name))  # type: ignore[attr-defined]
+        if found is None:
+            raise UnknownCity(name, f"on the {self.title} board", self.suggest_cities(name))
+        return found
+
+    def suggest_cities(self, name: str, n: int = 2) -> tuple[str, ...]:
+        keys = self._city_keys  # type: ignore[attr-defined]
+        close = difflib.get_close_matches(normalize_name(name), list(keys), n=n * 2, cutoff=0.6)
+        return tuple(dict.fromkeys(keys[k] for k in close))[:n]
+
+    def route(self, route_id: str) -> Route:
+        """The route with this id (``a--b``, ``a--b--2``), matched without case."""
+        found = self._route_keys.get(normalize_name(route_id))  # type: ignore[attr-defined]
+        if found is None:
+            close = difflib.get_close_matches(route_id.casefold(), list(self.routes), n=2)
+            raise UnknownRoute(route_id, f"on the {self.title} board", tuple(close))
+        return self.routes[found]
+
+    def lanes(self, a: str, b: str) -> tuple[Route, ...]:
+        """Every lane between two cities (given by printed name), first lane first."""
+        return self._pairs.get(frozenset((a, b)), ())  # type: ignore[attr-defined]
+
+    def siblings(self, route: Route) -> tuple[Route, ...]:
+        """The other lanes of a double route (empty for a single route)."""
+        return tuple(r for r in self.lanes(route.a, route.b) if r.id != route.id)
+
+    def routes_at(self, city: str) -> tuple[Route, ...]:
+        return self._at_city.get(city, ())  # type: ignore[attr-defined]
+
+    def ticket(self, a: str, b: str) -> Ticket | None:
+        """The deck ticket between two cities (either order), if there is one."""
+        return self._tickets.get(frozenset((a, b)))  # type: ignore[attr-defined]
+
+    def art_to_cm(self, x: float, y: float) -> tuple[float, float]:
+        """Art-frame pixels to centimetres on the physical board (outer edge of the border)."""
+        f = self.board_frame
+        return f["ax"] * x + f["bx"], f["ay"] * y + f["by"]
+
+
+def _lane_order(route: Route) -> tuple[int, str]:
+    return (route.id.count("--"), route.id)
+
+
+def board_from_json(data: Mapping[str, Any]) -> Board:
+    """Build and validate a board from the reference JSON format."""
+    try:
+        name = str(data["map"])
+        cities = {c["name"]: City(c["name"], float(c["x"]), float(c["y"])) for c in data["cities"]}
+        routes = {
+            r["id"]: Route(
+                id=r["id"],
+                a=r["a"],
+                b=r["b"],
+                length=int(r["length"]),
+                color=r["color"],
+                tunnel=bool(r.get("tunnel", False)),
+                ferry_locomotives=int(r.get("ferry_locomotives", 0)),
+                spaces=tuple(Space(float(x), float(y), float(a)) for x, y, a in r["spaces"]),
+            )
+            for r in data["routes"]
+        }
+        tickets = tuple(
+            Ticket(t["a"], t["b"], int(t["points"]), bool(t.get("long", False)))
+            for t in data["tickets"]
+        )
+        board = Board(
+            name=name,
+            edition=str(data.get("edition", name)),
+            cities=cities,
+            routes=routes,
+            tickets=tickets,
+            aliases=dict(data.get("aliases", {})),
+            art_frame=dict(data["art_frame"]),
+            board_frame=dict(data["board_frame"]),
+            invariants=dict(data.get("invariants", {})),
+            sources=tuple(data.get("sources", ())),
+        )
+    except (KeyError, TypeError, ValueError) as exc:
+        raise BoardDataError(f"Board file is malformed: {exc!r}") from exc
+    validate(board)
+    return board
+
+
+def validate(board: Board) -> None:
+    """Raise BoardDataError unless every route and ticket is consistent with the cities."""
+    problems: list[str] = []
+    if len(board.routes) != len({r.id for r in board.routes.values()}):
+        problems.append("duplicate route ids")
+    for route in board.routes.values():
+        for end in (route.a, route.b):
+            if end not in board.cities:
+                problems.append(f"route {route.id} ends at unknown city {end!r}")
+        if route.a == route.b:
+            problems.append(f"route {route.id} is a loop")
+        if route.length != len(route.spaces) or route.length < 1:
+            problems.append(f"route {route.id} has length {route.length} but "
+                            f"{len(route.spaces)} spaces")
+    for pair_routes in board._pairs.values():  # type: ignore[attr-defined]
+        ids = [r.id for r in pair_routes]
+        if len(pair_routes) > 2:
+            problems.append(f"more than two lanes: {ids}")
+        if len({r.length for r in pair_routes}) > 1:
+            problems.append(f"lanes of one double differ in length: {ids}")
+        if len(pair_routes) == 2 and not pair_routes[1].id.endswith("--2"):
+            problems.append(f"second lane of a double is not named --2: {ids}")
+    for ticket in board.tickets:
+        for end in (ticket.a, ticket.b):
+            if end not in board.cities:
+                problems.append(f"ticket {ticket.a}-{ticket.b} names unknown city {end!r}")
+        if ticket.points < 1:
+            problems.append(f"ticket {ticket.a}-{ticket.b} has {ticket.points} points")
+    for alias, target in board.aliases.items():
+        if target not in board.cities:
+            problems.append(f"alias {alias!r} points to unknown city {target!r}")
+    if problems:
+        raise BoardDataError(f"Board {board.name!r} is inconsistent: " + "; ".join(problems))
+
+
+def board_counts(board: Board) -> dict[str, Any]:
+    """The counts the reference data states as invariants, computed from the board."""
+    routes = list(board.routes.values())
+    pairs = board._pairs.values()  # type: ignore[attr-defined]
+    return {
+        "cities": len(board.cities),
+        "routes": len(routes),
+        "city_pairs": len(pairs),
+        "double_pairs": sum(len(p) == 2 for p in pairs),
+        "train_spaces_total": sum(r.length for r in routes),
+        "routes_by_length": {
+            str(k): v for k, v in sorted(Counter(r.length for r in routes).items())
+        },
+        "tunnels": sum(r.tunnel for r in routes),
+        "ferries": sum(r.ferry_locomotives > 0 for r in routes),
+        "tickets": len(board.tickets),
+    }
+
+
+def load_board_file(path: str | Path) -> Board:
+    """Load a board from any file in the reference format (for other maps)."""
+    try:
+        data = json.loads(Path(path).read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise BoardDataError(f"Cannot read board file {path}: {exc}") from exc
+    return board_from_json(data)
+
+
+@cache
+def load_board(name: str) -> Board:
+    """The packaged board ``usa`` or ``europe`` (loaded once, then shared: boards are frozen)."""
+    key = name.strip().lower()
+    if key not in BOARD_NAMES:
+        raise BoardDataError(f"Unknown board {name!r}. Boards: {', '.join(BOARD_NAMES)}.")
+    text = resources.files("scorer.boards").joinpath(f"{key}.json").read_text(encoding="utf-8")
+    return board_from_json(json.loads(text))

@@ -1,0 +1,545 @@
+"""A game being scored: players, claims, stations and tickets, validated as they are added.
+
+A game changes only through actions (``ClaimRoute``, ``PlaceStation``, ...). Each action is a
+frozen value with a JSON form, so a client can store the action log, replay it, and undo by
+replaying one action fewer. ``Game.apply`` either applies an action whole or raises a
+``ScorerError`` and changes nothing.
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, fields
+from typing import Any, ClassVar
+
+from scorer.boards import Board, Route, load_board, normalize_name
+from scorer.errors import IllegalMove, InvalidGame, ScorerError, UnknownPlayer
+from scorer.rules import PIECE_COLORS, Variant, find_variant
+
+MAX_NAME_LENGTH = 40
+PRINTED_COLORS = ("red", "blue", "green", "yellow", "black", "white", "orange", "pink", "gray")
+
+
+@dataclass(frozen=True, slots=True)
+class Player:
+    name: str
+    color: str
+
+
+@dataclass(frozen=True, slots=True)
+class Claim:
+    player: str
+    route: str
+
+
+@dataclass(frozen=True, slots=True)
+class Station:
+    player: str
+    city: str
+
+
+@dataclass(frozen=True, slots=True)
+class HeldTicket:
+    player: str
+    a: str
+    b: str
+    points: int
+    in_deck: bool
+
+
+# --- actions -------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class ClaimRoute:
+    player: str
+    route: str
+    type: ClassVar[str] = "claim"
+
+
+@dataclass(frozen=True, slots=True)
+class UnclaimRoute:
+    route: str
+    type: ClassVar[str] = "unclaim"
+
+
+@dataclass(frozen=True, slots=True)
+class PlaceStation:
+    player: str
+    city: str
+    type: ClassVar[str] = "station"
+
+
+@dataclass(frozen=True, slots=True)
+class RemoveStation:
+    city: str
+    type: ClassVar[str] = "unstation"
+
+
+@dataclass(frozen=True, slots=True)
+class AddTicket:
+    player: str
+    a: str
+    b: str
+    points: int | None = None
+    type: ClassVar[str] = "ticket"
+
+
+@dataclass(frozen=True, slots=True)
+class RemoveTicket:
+    player: str
+    a: str
+    b: str
+    type: ClassVar[str] = "unticket"
+
+
+@dataclass(frozen=True, slots=True)
+class SetExpressOrder:
+    """The order in which players took the Europe Express cards; None: derive from claims."""
+
+    order: tuple[str, ...] | None
+    type: ClassVar[str] = "express_order"
+
+
+Action = (
+    ClaimRoute | UnclaimRoute | PlaceStation | RemoveStation | AddTicket | RemoveTicket
+    | SetExpressOrder
+)
+ACTION_TYPES: Mapping[str, type] = {
+    cls.type: cls
+    for cls in (ClaimRoute, UnclaimRoute, PlaceStation, RemoveStation, AddTicket, RemoveTicket,
+                SetExpressOrder)
+}
+
+
+def action_to_json(action: Action) -> dict[str, Any]:
+    data: dict[str, Any] = {"type": action.type}
+    for name in (f.name for f in fields(action)):
+        value = getattr(action, name)
+        data[name] = list(value) if isinstance(value, tuple) else value
+    return data
+
+
+def action_from_json(data: Mapping[str, Any]) -> Action:
+    """Parse an action from its JSON form, raising InvalidGame on any malformed field."""
+    if not isinstance(data, Mapping):
+        raise InvalidGame("An action must be a JSON object.")
+    cls = ACTION_TYPES.get(data.get("type"))  # type: ignore[arg-type]
+    if cls is None:
+        raise InvalidGame(f"Unknown action type {data.get('type')!r}.")
+    kwargs: dict[str, Any] = {}
+    for name in (f.name for f in fields(cls)):
+        if name == "points":
+            kwargs[name] = _optional_points(data.get(name))
+        elif name == "order":
+            kwargs[name] = _optional_names(data.get(name), "express_order")
+        else:
+            kwargs[name] = _text(data.get(name), name)
+    return cls(**kwargs)
+
+
+for _cls in ACTION_TYPES.values():
+    _cls.to_json = action_to_json  # type: ignore[attr-defined]
+
+
+# --- parsing helpers -----------------------------------------------------------------------
+
+
+def _text(value: Any, field: str, limit: int = 200) -> str:
+    if not isinstance(value, str) or not value.strip():
+        raise InvalidGame(f"Field {field!r} must be a non-empty text.")
+    if len(value) > limit:
+        raise InvalidGame(f"Field {field!r} is too long ({len(value)} characters, max {limit}).")
+    return value.strip()
+
+
+def _optional_points(value: Any) -> int | None:
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise InvalidGame(f"Ticket points must be a whole number, not {value!r}.")
+    return value
+
+
+def _optional_names(value: Any, field: str) -> tuple[str, ...] | None:
+    if value is None:
+        return None
+    if not isinstance(value, list | tuple):
+        raise InvalidGame(f"Field {field!r} must be a list of player names.")
+    return tuple(_text(v, field) for v in value)
+
+
+def _list(data: Mapping[str, Any], field: str) -> list[Any]:
+    value = data.get(field, [])
+    if value is None:
+        return []
+    if not isinstance(value, list):
+        raise InvalidGame(f"Field {field!r} must be a list.")
+    for item in value:
+        if not isinstance(item, Mapping) and field not in ("express_bonus_values",
+                                                           "express_order"):
+            raise InvalidGame(f"Each entry of {field!r} must be an object, not {item!r}.")
+    return value
+
+
+def route_label(route: Route) -> str:
+    return f"{route.a}–{route.b}"
+
+
+# --- the game ------------------------------------------------------------------------------
+
+
+class Game:
+    """The state of one game; change it only through ``apply``."""
+
+    def __init__(self, variant: Variant, players: Sequence[Player],
+                 express_bonus_values: Sequence[int] | None = None):
+        self.variant = variant
+        self.board: Board = load_board(variant.board_name)
+        self.players: tuple[Player, ...] = tuple(players)
+        self.express_bonus_values: tuple[int, ...] = tuple(
+            express_bonus_values if express_bonus_values is not None else variant.express_values
+        )
+        self.express_order: tuple[str, ...] | None = None
+        self._owner: dict[str, str] = {}
+        self._claims: list[Claim] = []
+        self._stations: dict[str, str] = {}  # city -> player, in placement order
+        self._tickets: list[HeldTicket] = []
+        self._trains_used: dict[str, int] = {p.name: 0 for p in self.players}
+        self._player_keys = {normalize_name(p.name): p.name for p in self.players}
+
+    # -- construction
+
+    @classmethod
+    def new(cls, variant: Variant | str, players: Iterable[Player | tuple[str, str]],
+            express_bonus_values: Sequence[int] | None = None) -> Game:
+        """A new game, its setup checked (player count, unique names and colours, card values)."""
+        if isinstance(variant, str):
+            variant = find_variant(variant)
+        players = [p if isinstance(p, Player) else Player(*p) for p in players]
+        _check_players(variant, players)
+        values = None
+        if variant.bonus == "express" and express_bonus_values is not None:
+            values = _check_express_values(express_bonus_values)
+        return cls(variant, players, values)
+
+    @classmethod
+    def from_json(cls, data: Any) -> Game:
+        """Build a game from the game file of the spec; raises a ScorerError naming the problem."""
+        if not isinstance(data, Mapping):
+            raise InvalidGame("A game file must be a JSON object.")
+        variant = find_variant(_text(data.get("variant"), "variant"))
+        players = []
+        for item in _list(data, "players"):
+            color = _text(item.get("color"), "color").lower()
+            players.append(Player(_text(item.get("name"), "name"), color))
+        values = data.get("express_bonus_values")
+        if values is not None and not isinstance(values, list):
+            raise InvalidGame("Field 'express_bonus_values' must be a list of numbers.")
+        game = cls.new(variant, players, values)
+        for item in _list(data, "claims"):
+            game.apply(ClaimRoute(_text(item.get("player"), "player"), game._claim_route_id(item)))
+        stations = _list(data, "stations")
+        if stations and not variant.stations:
+            raise IllegalMove(f"Stations are used only on Europe; this game is {variant.title}.")
+        for item in stations:
+            game.apply(PlaceStation(_text(item.get("player"), "player"),
+                                    _text(item.get("city"), "city")))
+        for item in _list(data, "tickets"):
+            game.apply(AddTicket(_text(item.get("player"), "player"),
+                                 _text(item.get("from"), "from"), _text(item.get("to"), "to"),
+                                 _optional_points(item.get("points"))))
+        if variant.bonus == "express":
+            order = _optional_names(data.get("express_order"), "express_order")
+            if order is not None:
+                game.apply(SetExpressOrder(order))
+        return game
+
+    def _claim_route_id(self, item: Mapping[str, Any]) -> str:
+        """The route a game-file claim names: by id, or by cities (+ colour) taking a free lane."""
+        if item.get("route") is not None:
+            return self.board.route(_text(item.get("route"), "route")).id
+        a = self.board.city(_text(item.get("from"), "from"))
+        b = self.board.city(_text(item.get("to"), "to"))
+        lanes = self.board.lanes(a, b)
+        if not lanes:
+            raise IllegalMove(f"No route joins {a} and {b} on the {self.board.title} board.")
+        color = item.get("color")
+        if color is not None:
+            color = _text(color, "color").lower()
+            if color not in PRINTED_COLORS:
+                raise InvalidGame(
+                    f"{color!r} is not a route colour ({', '.join(PRINTED_COLORS)})."
+                )
+            # The colour only prefers a lane: the cities already name the route, and
+            # printings differ in lane colours (the spec's own example does this).
+            lanes = tuple(sorted(lanes, key=lambda r: r.color != color))
+        free = [r for r in lanes if r.id not in self._owner]
+        return (free or lanes)[0].id
+
+    def copy(self) -> Game:
+        clone = Game(self.variant, self.players, self.express_bonus_values)
+        clone.express_order = self.express_order
+        clone._owner = dict(self._owner)
+        clone._claims = list(self._claims)
+        clone._stations = dict(self._stations)
+        clone._tickets = list(self._tickets)
+        clone._trains_used = dict(self._trains_used)
+        return clone
+
+    def to_json(self) -> dict[str, Any]:
+        """The game file of the spec (claims by route id, in chronological order)."""
+        data: dict[str, Any] = {
+            "variant": self.variant.name,
+            "players": [{"name": p.name, "color": p.color} for p in self.players],
+            "claims": [{"player": c.player, "route": c.route} for c in self._claims],
+            "tickets": [
+                {"player": t.player, "from": t.a, "to": t.b, "points": t.points}
+                for t in self._tickets
+            ],
+        }
+        if self.variant.stations:
+            data["stations"] = [{"player": s.player, "city": s.city} for s in self.stations]
+        if self.variant.bonus == "express":
+            data["express_bonus_values"] = list(self.express_bonus_values)
+            if self.express_order is not None:
+                data["express_order"] = list(self.express_order)
+        return data
+
+    # -- reading
+
+    @property
+    def claims(self) -> tuple[Claim, ...]:
+        return tuple(self._claims)
+
+    @property
+    def stations(self) -> tuple[Station, ...]:
+        return tuple(Station(player, city) for city, player in self._stations.items())
+
+    @property
+    def tickets(self) -> tuple[HeldTicket, ...]:
+        return tuple(self._tickets)
+
+    def player(self, name: str) -> str:
+        """The player's name as entered, matched without case or accents."""
+        found = self._player_keys.get(normalize_name(name))
+        if found is None:
+            close = difflib.get_close_matches(name, [p.name for p in self.players], n=2)
+            raise UnknownPlayer(name, "in this game", tuple(close))
+        return found
+
+    def color_of(self, name: str) -> str:
+        return next(p.color for p in self.players if p.name == name)
+
+    def owner(self, route_id: str) -> str | None:
+        return self._owner.get(route_id)
+
+    def routes_of(self, player: str) -> tuple[Route, ...]:
+        return tuple(self.board.routes[c.route] for c in self._claims if c.player == player)
+
+    def stations_of(self, player: str) -> tuple[str, ...]:
+        return tuple(city for city, owner in self._stations.items() if owner == player)
+
+    def station_at(self, city: str) -> str | None:
+        return self._stations.get(city)
+
+    def trains_left(self, player: str) -> int:
+        return self.variant.trains - self._trains_used[self.player(player)]
+
+    def final_round_triggered(self) -> tuple[str, ...]:
+        """Players at 0, 1 or 2 trains: everyone then plays one last turn."""
+        return tuple(p.name for p in self.players if self.trains_left(p.name) <= 2)
+
+    def closed_reason(self, route_id: str, player: str) -> str | None:
+        """Why ``player`` cannot claim this lane now, or None when the claim is legal."""
+        try:
+            self._check_claim(self.player(player), self.board.route(route_id))
+        except ScorerError as exc:
+            return str(exc)
+        return None
+
+    # -- changing
+
+    def apply(self, action: Action) -> None:
+        """Apply one action, or raise a ScorerError and change nothing."""
+        match action:
+            case ClaimRoute(player=player, route=route_id):
+                player, route = self.player(player), self.board.route(route_id)
+                self._check_claim(player, route)
+                self._owner[route.id] = player
+                self._claims.append(Claim(player, route.id))
+                self._trains_used[player] += route.length
+            case UnclaimRoute(route=route_id):
+                route = self.board.route(route_id)
+                owner = self._owner.pop(route.id, None)
+                if owner is None:
+                    raise IllegalMove(f"{route_label(route)} is not claimed.")
+                self._claims = [c for c in self._claims if c.route != route.id]
+                self._trains_used[owner] -= route.length
+            case PlaceStation(player=player, city=city):
+                player, city = self.player(player), self.board.city(city)
+                self._check_station(player, city)
+                self._stations[city] = player
+            case RemoveStation(city=city):
+                city = self.board.city(city)
+                if self._stations.pop(city, None) is None:
+                    raise IllegalMove(f"There is no station in {city}.")
+            case AddTicket(player=player, a=a, b=b, points=points):
+                self._tickets.append(self._check_ticket(self.player(player), a, b, points))
+            case RemoveTicket(player=player, a=a, b=b):
+                player, a, b = self.player(player), self.board.city(a), self.board.city(b)
+                index = self._ticket_index(player, a, b)
+                if index is None:
+                    raise IllegalMove(f"{player} holds no ticket {a}–{b}.")
+                del self._tickets[index]
+            case SetExpressOrder(order=order):
+                self.express_order = self._check_express_order(order)
+            case _:
+                raise InvalidGame(f"Unknown action {action!r}.")
+
+    # -- rules checks
+
+    def _check_claim(self, player: str, route: Route) -> None:
+        owner = self._owner.get(route.id)
+        if owner is not None:
+            raise IllegalMove(f"{route_label(route)} ({route.id}) is already claimed by {owner}.")
+        for sibling in self.board.siblings(route):
+            other = self._owner.get(sibling.id)
+            if other == player:
+                raise IllegalMove(
+                    f"{player} already owns the other lane of {route_label(route)}: "
+                    "one player may never own both lanes of a double route."
+                )
+            if other is not None and not self.variant.doubles_open(len(self.players)):
+                raise IllegalMove(
+                    f"With {len(self.players)} players only one lane of {route_label(route)} "
+                    f"may be used, and {other} has claimed it."
+                )
+        left = self.variant.trains - self._trains_used[player]
+        if route.length > left:
+            raise IllegalMove(
+                f"{player} has {left} train{'s' if left != 1 else ''} left and cannot claim "
+                f"{route_label(route)} (length {route.length})."
+            )
+
+    def _check_station(self, player: str, city: str) -> None:
+        if not self.variant.stations:
+            raise IllegalMove(
+                f"Stations are used only on Europe; this game is {self.variant.title}."
+            )
+        holder = self._stations.get(city)
+        if holder is not None:
+            raise IllegalMove(f"{city} already has a station ({holder}'s): one station per city.")
+        if len(self.stations_of(player)) >= self.variant.stations:
+            raise IllegalMove(
+                f"{player} has already placed all {self.variant.stations} stations."
+            )
+
+    def _check_ticket(self, player: str, a: str, b: str, points: int | None) -> HeldTicket:
+        a, b = self.board.city(a), self.board.city(b)
+        if a == b:
+            raise IllegalMove(f"A ticket joins two different cities, not {a} and {a}.")
+        deck = self.board.ticket(a, b)
+        if points is None:
+            if deck is None:
+                raise IllegalMove(
+                    f"{a}–{b} is not a ticket of the {self.board.title} deck: "
+                    "give its points to add it as a custom ticket."
+                )
+            points = deck.points
+        elif points < 1:
+            raise IllegalMove(f"A ticket is worth at least 1 point, not {points}.")
+        elif points > 99:
+            raise IllegalMove(f"A ticket is worth at most 99 points, not {points}.")
+        if self._ticket_index(player, a, b) is not None:
+            raise IllegalMove(f"{player} already holds the ticket {a}–{b}.")
+        if deck is not None:
+            a, b = deck.a, deck.b  # the printed order, whatever order was typed
+        return HeldTicket(player, a, b, points, deck is not None and deck.points == points)
+
+    def _ticket_index(self, player: str, a: str, b: str) -> int | None:
+        pair = {a, b}
+        for index, ticket in enumerate(self._tickets):
+            if ticket.player == player and {ticket.a, ticket.b} == pair:
+                return index
+        return None
+
+    def _check_express_order(self, order: Sequence[str] | None) -> tuple[str, ...] | None:
+        if order is None:
+            return None
+        if self.variant.bonus != "express":
+            raise IllegalMove(
+                f"The Europe Express order is for Express games; this game is "
+                f"{self.variant.title}."
+            )
+        names = tuple(self.player(name) for name in order)
+        if len(set(names)) != len(names):
+            raise IllegalMove("A player can take only one Europe Express card.")
+        if len(names) > len(self.express_bonus_values):
+            raise IllegalMove(
+                f"There are only {len(self.express_bonus_values)} Europe Express cards."
+            )
+        for name in names:
+            if not self.connects(name, *self.express_ends()):
+                a, b = self.express_ends()
+                raise IllegalMove(
+                    f"{name} has no continuous path of their own routes between {a} and {b}, "
+                    "so cannot hold a Europe Express card."
+                )
+        return names
+
+    def express_ends(self) -> tuple[str, str]:
+        a, b = self.variant.express_ends
+        return self.board.city(a), self.board.city(b)
+
+    def connects(self, player: str, a: str, b: str) -> bool:
+        """Whether the player's own routes join two cities."""
+        from scorer.scoring import connected  # scoring builds on game; import late
+
+        return connected(((r.a, r.b) for r in self.routes_of(player)), a, b)
+
+
+def _check_players(variant: Variant, players: Sequence[Player]) -> None:
+    count = len(players)
+    if not variant.min_players <= count <= variant.max_players:
+        raise InvalidGame(
+            f"{variant.title} is played by {variant.min_players} to {variant.max_players} "
+            f"players, not {count}."
+        )
+    names: dict[str, str] = {}
+    colors: dict[str, str] = {}
+    for player in players:
+        name = player.name
+        if not isinstance(name, str) or not name.strip():
+            raise InvalidGame("Every player needs a name.")
+        if len(name) > MAX_NAME_LENGTH:
+            raise InvalidGame(f"Player name {name[:20]!r}… is too long (max {MAX_NAME_LENGTH}).")
+        if player.color not in PIECE_COLORS:
+            raise InvalidGame(
+                f"{name}'s colour {player.color!r} is not a train colour "
+                f"({', '.join(PIECE_COLORS)})."
+            )
+        key = normalize_name(name) or name
+        if key in names:
+            raise InvalidGame(f"Two players are called {name!r}: names must differ.")
+        if player.color in colors:
+            raise InvalidGame(
+                f"{colors[player.color]} and {name} both play {player.color}: "
+                "each colour once."
+            )
+        names[key] = name
+        colors[player.color] = name
+
+
+def _check_express_values(values: Sequence[Any]) -> tuple[int, ...]:
+    if not 1 <= len(values) <= 4:
+        raise InvalidGame(f"Europe Express has 4 bonus cards, not {len(values)}.")
+    for value in values:
+        if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 99:
+            raise InvalidGame(f"A bonus card value is a whole number from 0 to 99, not {value!r}.")
+    if list(values) != sorted(values, reverse=True):
+        raise InvalidGame(
+            f"Bonus card values go in descending order (top card first), not {list(values)}."
+        )
+    return tuple(values)

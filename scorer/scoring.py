@@ -1,0 +1,316 @@
+"""Scoring a game: routes, tickets (with Europe stations), bonuses, totals, winners, tie-break."""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from scorer.boards import Route
+from scorer.game import Game, HeldTicket
+from scorer.longest import LongestPath, longest_path
+
+
+class _UnionFind:
+    def __init__(self) -> None:
+        self.parent: dict[str, str] = {}
+
+    def find(self, x: str) -> str:
+        parent = self.parent
+        root = parent.setdefault(x, x)
+        while root != parent[root]:
+            root = parent[root]
+        while parent[x] != root:  # path compression
+            parent[x], x = root, parent[x]
+        return root
+
+    def union(self, a: str, b: str) -> None:
+        self.parent[self.find(a)] = self.find(b)
+
+    def same(self, a: str, b: str) -> bool:
+        return self.find(a) == self.find(b)
+
+
+def _components(edges: Iterable[tuple[str, str]]) -> _UnionFind:
+    uf = _UnionFind()
+    for a, b in edges:
+        uf.union(a, b)
+    return uf
+
+
+def connected(edges: Iterable[tuple[str, str]], a: str, b: str) -> bool:
+    """Whether the edges (city pairs) join ``a`` and ``b``."""
+    return _components(edges).same(a, b)
+
+
+@dataclass(frozen=True)
+class TicketResult:
+    a: str
+    b: str
+    points: int
+    completed: bool
+    helped_by: tuple[str, ...] = ()  # cities of the stations whose borrowed route it needs
+
+    @property
+    def score(self) -> int:
+        return self.points if self.completed else -self.points
+
+    def to_json(self) -> dict[str, Any]:
+        data: dict[str, Any] = {
+            "from": self.a, "to": self.b, "points": self.points, "completed": self.completed,
+        }
+        if self.helped_by:
+            data["stations"] = list(self.helped_by)
+        return data
+
+
+@dataclass(frozen=True)
+class Borrow:
+    city: str
+    route: str
+
+
+@dataclass(frozen=True)
+class PlayerScore:
+    name: str
+    color: str
+    route_points: int
+    routes: tuple[str, ...]
+    trains_used: int
+    trains_left: int
+    tickets: tuple[TicketResult, ...]
+    stations_placed: int
+    station_points: int
+    borrowed_routes: tuple[Borrow, ...]
+    path: LongestPath
+    longest_bonus: int
+    express_bonus: int
+
+    @property
+    def ticket_points(self) -> int:
+        return sum(t.score for t in self.tickets)
+
+    @property
+    def tickets_completed(self) -> int:
+        return sum(t.completed for t in self.tickets)
+
+    @property
+    def total(self) -> int:
+        return (self.route_points + self.ticket_points + self.station_points
+                + self.longest_bonus + self.express_bonus)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "color": self.color,
+            "route_points": self.route_points,
+            "routes": list(self.routes),
+            "trains_used": self.trains_used,
+            "trains_left": self.trains_left,
+            "tickets": [t.to_json() for t in self.tickets],
+            "ticket_points": self.ticket_points,
+            "tickets_completed": self.tickets_completed,
+            "stations_placed": self.stations_placed,
+            "station_points": self.station_points,
+            "borrowed_routes": [{"city": b.city, "route": b.route} for b in self.borrowed_routes],
+            "longest_path": {
+                "length": self.path.length,
+                "cities": list(self.path.cities),
+                "routes": list(self.path.keys),
+            },
+            "longest_bonus": self.longest_bonus,
+            "express_bonus": self.express_bonus,
+            "total": self.total,
+        }
+
+
+@dataclass(frozen=True)
+class Scoresheet:
+    variant: str
+    players: tuple[PlayerScore, ...]
+    ranking: tuple[str, ...]  # best first, by points then the tie-break keys
+    winners: tuple[str, ...]
+    tiebreak: str | None
+    express_order: tuple[str, ...] = ()
+
+    def player(self, name: str) -> PlayerScore:
+        return next(p for p in self.players if p.name == name)
+
+    def to_json(self) -> dict[str, Any]:
+        data: dict[str, Any] = {
+            "variant": self.variant,
+            "players": [p.to_json() for p in self.players],
+            "winners": list(self.winners),
+            "tiebreak": self.tiebreak,
+        }
+        if self.variant == "express":
+            data["express_order"] = list(self.express_order)
+        return data
+
+
+# --- tickets and stations --------------------------------------------------------------------
+
+
+def _ticket_results(
+    tickets: Sequence[HeldTicket], own: Sequence[Route], borrows: Sequence[Borrow],
+    borrowed: dict[str, Route],
+) -> tuple[TicketResult, ...]:
+    edges = [(r.a, r.b) for r in own]
+    uf = _components(edges + [(borrowed[b.route].a, borrowed[b.route].b) for b in borrows])
+    results = []
+    for t in tickets:
+        done = uf.same(t.a, t.b)
+        helped: tuple[str, ...] = ()
+        if done and borrows:
+            helped = tuple(
+                b.city for b in borrows
+                if not connected(
+                    edges + [(borrowed[o.route].a, borrowed[o.route].b)
+                             for o in borrows if o is not b], t.a, t.b)
+            )
+        results.append(TicketResult(t.a, t.b, t.points, done, helped))
+    return tuple(results)
+
+
+def best_station_use(
+    game: Game, player: str, tickets: Sequence[HeldTicket]
+) -> tuple[tuple[TicketResult, ...], tuple[Borrow, ...]]:
+    """Tickets scored with the best choice of one opponent route per station.
+
+    Every combination is tried (at most 3 stations, a handful of routes per city); ties go to
+    the choice that borrows fewest routes, then to the first in board order, so the reported
+    choice is stable and only lists borrowings that matter.
+    """
+    own = game.routes_of(player)
+    options: list[list[Borrow | None]] = []
+    borrowed: dict[str, Route] = {}
+    for city in game.stations_of(player):
+        choices: list[Borrow | None] = [None]
+        for route in game.board.routes_at(city):
+            owner = game.owner(route.id)
+            if owner is not None and owner != player:
+                choices.append(Borrow(city, route.id))
+                borrowed[route.id] = route
+        options.append(choices)
+    best: tuple[int, int] | None = None
+    best_results: tuple[TicketResult, ...] = ()
+    best_borrows: tuple[Borrow, ...] = ()
+    for combo in itertools.product(*options):
+        borrows = tuple(b for b in combo if b is not None)
+        results = _ticket_results(tickets, own, borrows, borrowed)
+        key = (sum(t.score for t in results), -len(borrows))
+        if best is None or key > best:
+            best, best_results, best_borrows = key, results, borrows
+    return best_results, best_borrows
+
+
+def express_order(game: Game) -> tuple[str, ...]:
+    """Who took the Europe Express cards, in order: as entered, or from claim chronology."""
+    ends = game.express_ends()
+    if game.express_order is not None:
+        # A card holder must have the connection at the end.
+        return tuple(p for p in game.express_order if game.connects(p, *ends))
+    order: list[str] = []
+    uf: dict[str, _UnionFind] = {p.name: _UnionFind() for p in game.players}
+    for claim in game.claims:
+        route = game.board.routes[claim.route]
+        uf[claim.player].union(route.a, route.b)
+        if claim.player not in order and uf[claim.player].same(*ends):
+            order.append(claim.player)
+    return tuple(order)
+
+
+# --- the whole sheet -------------------------------------------------------------------------
+
+
+def score(game: Game) -> Scoresheet:
+    """Score every player, rank them and decide the winners with the variant's tie-break."""
+    variant = game.variant
+    paths = {
+        p.name: longest_path([(r.a, r.b, r.length, r.id) for r in game.routes_of(p.name)])
+        for p in game.players
+    }
+    longest = max((path.length for path in paths.values()), default=0)
+    order = express_order(game) if variant.bonus == "express" else ()
+    cards = dict(zip(order, game.express_bonus_values, strict=False))
+    players = []
+    for p in game.players:
+        routes = game.routes_of(p.name)
+        held = [t for t in game.tickets if t.player == p.name]
+        tickets, borrows = best_station_use(game, p.name, held)
+        placed = len(game.stations_of(p.name))
+        path = paths[p.name]
+        players.append(PlayerScore(
+            name=p.name,
+            color=p.color,
+            route_points=sum(variant.route_points(r.length) for r in routes),
+            routes=tuple(r.id for r in routes),
+            trains_used=sum(r.length for r in routes),
+            trains_left=game.trains_left(p.name),
+            tickets=tickets,
+            stations_placed=placed,
+            station_points=(variant.stations - placed) * variant.station_points,
+            borrowed_routes=borrows,
+            path=path,
+            longest_bonus=(variant.longest_bonus
+                           if variant.bonus == "longest" and 0 < longest == path.length else 0),
+            express_bonus=cards.get(p.name, 0),
+        ))
+    ranking, winners, tiebreak = _rank(variant.tiebreak, variant.bonus_name, players)
+    return Scoresheet(variant.name, tuple(players), ranking, winners, tiebreak, order)
+
+
+def _rank(
+    keys: Sequence[str], bonus_name: str, players: Sequence[PlayerScore]
+) -> tuple[tuple[str, ...], tuple[str, ...], str | None]:
+    def sort_key(p: PlayerScore) -> tuple[int, ...]:
+        extra = {"tickets": p.tickets_completed, "longest": int(p.longest_bonus > 0)}
+        return (p.total, *(extra[k] for k in keys))
+
+    ranked = sorted(players, key=sort_key, reverse=True)
+    top = [p for p in ranked if p.total == ranked[0].total]
+    if len(top) == 1:
+        return tuple(p.name for p in ranked), (top[0].name,), None
+    best = sort_key(ranked[0])
+    winners = [p for p in top if sort_key(p) == best]
+    return tuple(p.name for p in ranked), tuple(p.name for p in winners), _tiebreak_sentence(
+        keys, bonus_name, top, winners
+    )
+
+
+def _names(players: Sequence[PlayerScore]) -> str:
+    names = [p.name for p in players]
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def _tiebreak_sentence(
+    keys: Sequence[str], bonus_name: str, top: Sequence[PlayerScore],
+    winners: Sequence[PlayerScore],
+) -> str:
+    sentence = f"{_names(top)} tie on {top[0].total} points"
+    remaining = list(top)
+    for key in keys:
+        if key == "tickets":
+            most = max(p.tickets_completed for p in remaining)
+            kept = [p for p in remaining if p.tickets_completed == most]
+            if len(kept) < len(remaining):
+                counts = ", ".join(f"{p.name} {p.tickets_completed}" for p in remaining)
+                sentence += (f"; {_names(kept)} completed the most tickets "
+                             f"({counts})")
+            else:
+                sentence += f"; all completed {most} ticket{'s' if most != 1 else ''}"
+        else:
+            kept = [p for p in remaining if p.longest_bonus > 0] or remaining
+            if len(kept) < len(remaining):
+                verb = "holds" if len(kept) == 1 else "hold"
+                sentence += f"; {_names(kept)} {verb} the {bonus_name} bonus"
+            elif remaining[0].longest_bonus > 0:
+                sentence += f"; all hold the {bonus_name} bonus"
+            else:
+                sentence += f"; none holds the {bonus_name} bonus"
+        remaining = kept
+        if len(remaining) == 1:
+            return sentence + f": {remaining[0].name} wins."
+    assert len(remaining) == len(winners)
+    return sentence + ": they share the win."

@@ -1,0 +1,125 @@
+import pytest
+
+from scorer.boards import load_board, normalize_name
+from scorer.boards.board import board_counts, board_from_json, load_board_file
+from scorer.errors import BoardDataError, UnknownCity, UnknownRoute
+
+COUNTED = ("cities", "routes", "city_pairs", "double_pairs", "train_spaces_total",
+           "routes_by_length", "tunnels", "ferries", "tickets")
+
+
+@pytest.mark.parametrize("name", ["usa", "europe"])
+def test_board_counts_match_the_reference_invariants(name):
+    board = load_board(name)
+    counts = board_counts(board)
+    for key in COUNTED:
+        assert counts[key] == board.invariants[key], key
+
+
+def test_invariants_state_the_known_figures():
+    assert board_counts(load_board("usa"))["train_spaces_total"] == 309
+    europe = board_counts(load_board("europe"))
+    assert (europe["cities"], europe["routes"], europe["tunnels"], europe["ferries"]) == (
+        47, 101, 18, 13)
+
+
+@pytest.mark.parametrize("name", ["usa", "europe"])
+def test_every_route_has_one_space_per_train_and_keeps_its_sources(name):
+    board = load_board(name)
+    assert board.sources
+    for route in board.routes.values():
+        assert len(route.spaces) == route.length
+        assert route.a in board.cities and route.b in board.cities
+
+
+@pytest.mark.parametrize(
+    ("board", "typed", "printed"),
+    [
+        ("europe", "zurich", "Zürich"),
+        ("europe", "ZÜRICH", "Zürich"),
+        ("europe", "Istanbul", "Constantinople"),
+        ("europe", "København", "Kobenhavn"),
+        ("europe", "munich", "München"),
+        ("usa", "St. Louis", "Saint Louis"),
+        ("usa", "saint louis", "Saint Louis"),
+        ("usa", "montreal", "Montréal"),
+        ("usa", "new york city", "New York"),
+    ],
+)
+def test_city_names_match_without_case_accents_and_through_aliases(board, typed, printed):
+    assert load_board(board).city(typed) == printed
+
+
+def test_unknown_city_suggests_the_nearest_name():
+    with pytest.raises(UnknownCity) as err:
+        load_board("europe").city("Zurch")
+    assert str(err.value) == "Unknown city 'Zurch' on the Europe board. Did you mean Zürich?"
+
+
+def test_unknown_route_is_named_in_the_error():
+    with pytest.raises(UnknownRoute, match="paris--zurch"):
+        load_board("europe").route("paris--zurch")
+
+
+def test_lanes_of_a_double_come_first_lane_first():
+    lanes = load_board("usa").lanes("Denver", "Salt Lake City")
+    assert [r.id for r in lanes] == ["denver--salt-lake-city", "denver--salt-lake-city--2"]
+
+
+def test_normalize_name_folds_letters_unicode_does_not_decompose():
+    assert normalize_name("København") == normalize_name("Kobenhavn") == "kobenhavn"
+
+
+def _data():
+    import json
+    from importlib import resources
+
+    return json.loads(resources.files("scorer.boards").joinpath("usa.json").read_text())
+
+
+def test_a_route_to_an_unknown_city_is_refused_on_load():
+    data = _data()
+    data["routes"][0]["b"] = "Gotham"
+    with pytest.raises(BoardDataError, match="Gotham"):
+        board_from_json(data)
+
+
+def test_a_route_whose_length_differs_from_its_spaces_is_refused_on_load():
+    data = _data()
+    data["routes"][0]["length"] += 1
+    with pytest.raises(BoardDataError, match="spaces"):
+        board_from_json(data)
+
+
+def test_lanes_of_different_lengths_are_refused_on_load():
+    data = _data()
+    second = next(r for r in data["routes"] if r["id"].endswith("--2"))
+    second["length"] += 1
+    second["spaces"].append([0, 0, 0])
+    with pytest.raises(BoardDataError, match="differ in length"):
+        board_from_json(data)
+
+
+def test_a_ticket_to_an_unknown_city_is_refused_on_load():
+    data = _data()
+    data["tickets"][0]["a"] = "Atlantis"
+    with pytest.raises(BoardDataError, match="Atlantis"):
+        board_from_json(data)
+
+
+def test_a_board_file_can_be_loaded_from_any_path(tmp_path):
+    import json
+
+    path = tmp_path / "mini.json"
+    path.write_text(json.dumps(_data()))
+    assert len(load_board_file(path).routes) == 100
+
+
+def test_an_unreadable_board_file_is_a_board_error(tmp_path):
+    with pytest.raises(BoardDataError):
+        load_board_file(tmp_path / "missing.json")
+
+
+def test_unknown_board_name_lists_the_boards():
+    with pytest.raises(BoardDataError, match="usa, europe"):
+        load_board("mars")

@@ -1,0 +1,83 @@
+import json
+import subprocess
+import sys
+
+import pytest
+
+from scorer.__main__ import main
+
+GAME = {
+    "variant": "europe",
+    "players": [{"name": "Ann", "color": "red"}, {"name": "Bob", "color": "blue"}],
+    "claims": [{"player": "Ann", "route": "paris--zurich"},
+               {"player": "Ann", "route": "munchen--wien"},
+               {"player": "Bob", "from": "Zürich", "to": "München"}],
+    "stations": [{"player": "Ann", "city": "Zurich"}],
+    "tickets": [{"player": "Ann", "from": "Paris", "to": "Wien"},
+                {"player": "Bob", "from": "Wien", "to": "Berlin", "points": 5}],
+}
+
+
+def run(tmp_path, capsys, content, *flags):
+    path = tmp_path / "game.json"
+    path.write_text(content if isinstance(content, str) else json.dumps(content))
+    code = main(["score", str(path), *flags])
+    return code, capsys.readouterr().out
+
+
+def test_score_prints_the_score_json(tmp_path, capsys):
+    code, out = run(tmp_path, capsys, GAME)
+    data = json.loads(out)
+    assert code == 0
+    assert data["winners"] == ["Ann"] and data["tiebreak"] is None
+    assert data["players"][0]["total"] == 34
+    assert data["players"][0]["borrowed_routes"] == [{"city": "Zürich",
+                                                      "route": "munchen--zurich"}]
+
+
+def test_text_output_shows_every_figure_and_the_winner(tmp_path, capsys):
+    code, out = run(tmp_path, capsys, GAME, "--text")
+    assert code == 0
+    assert "Ann (red)" in out and "34" in out and "Winner: Ann" in out
+    assert "station in Zürich uses munchen--zurich" in out
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        ("{not json", "not valid JSON"),
+        ("", "not valid JSON"),
+        ("[1, 2]", "JSON object"),
+        ({**GAME, "claims": [{"player": "Ann", "from": "Gotham", "to": "Wien"}]},
+         "Unknown city 'Gotham'"),
+        ({**GAME, "claims": GAME["claims"] + [{"player": "Bob", "route": "paris--zurich"}]},
+         "already claimed by Ann"),
+    ],
+)
+def test_invalid_input_exits_2_with_a_json_error(tmp_path, capsys, content, message):
+    code, out = run(tmp_path, capsys, content)
+    assert code == 2
+    assert message in json.loads(out)["error"]
+
+
+def test_a_missing_file_exits_2(tmp_path, capsys):
+    assert main(["score", str(tmp_path / "nope.json")]) == 2
+    assert "Cannot read" in json.loads(capsys.readouterr().out)["error"]
+
+
+def test_bad_arguments_exit_2_with_a_json_error(capsys):
+    with pytest.raises(SystemExit) as exit_:
+        main(["score"])
+    assert exit_.value.code == 2
+    assert "error" in json.loads(capsys.readouterr().out)
+
+
+def test_python_dash_m_scorer_is_the_same_program(tmp_path):
+    path = tmp_path / "g.json"
+    path.write_text(json.dumps(GAME))
+    done = subprocess.run([sys.executable, "-m", "scorer", "score", str(path)],
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0 and json.loads(done.stdout)["winners"] == ["Ann"]
+    bad = subprocess.run([sys.executable, "-m", "scorer", "score", str(path) + "x"],
+                         capture_output=True, text=True, timeout=60)
+    assert bad.returncode == 2 and "Traceback" not in bad.stderr

@@ -1,0 +1,39 @@
+"""Every tunable of the detector in one frozen object (sizes are in pixels unless noted)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class VisionConfig:
+    # decode: refuse what would exhaust memory before any work is done
+    max_megapixels: float = 50.0
+    max_bytes: int = 25 * 1024 * 1024
+    # decode to at least this long side (JPEG draft mode halves the work of big photos)
+    work_long_side: int = 2000
+    # locate: the search for the board runs on an image this large (long side)
+    locate_long_side: int = 640
+    # corner refinement: edge search on an image this large, within this band (% of diagonal)
+    refine_long_side: int = 1400
+    refine_band: float = 0.025
+    # rectified board: art pixels per rectified pixel (1.0 = 1744 x 1125 map area)
+    rectify_scale: float = 1.0
+    # refinement of the assumed board frame (art px, max shift searched at each corner)
+    frame_search_px: float = 14.0
+    # photo quality gates
+    min_brightness: float = 35.0
+    min_sharpness: float = 6.0
+    # classification: half sizes of the sampled patch around a space (art px)
+    space_half_length: int = 22
+    space_half_width: int = 6
+    flank_offset: int = 11
+    # a lane is claimed when at least this share of its spaces agree on one colour
+    lane_agree: float = 0.75
+    # below this share it is empty; between the two it is doubtful
+    lane_doubt: float = 0.3
+    # stations: search radius around a city (art px)
+    station_radius: int = 22
+
+
+DEFAULT = VisionConfig()

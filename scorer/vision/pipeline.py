@@ -1,0 +1,133 @@
+"""The whole detector: photo bytes to a ``Detection`` (decode, locate, rectify, classify)."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from scorer.boards import Board
+from scorer.errors import ScorerError
+from scorer.vision.classify import (
+    PIECE_COLORS,
+    LaneResult,
+    board_lab,
+    lane_results,
+    space_probabilities,
+)
+from scorer.vision.config import DEFAULT, VisionConfig
+from scorer.vision.decode import decode_scaled
+from scorer.vision.errors import BoardNotFound
+from scorer.vision.geometry import art_to_photo, diagonal, is_convex_quad
+from scorer.vision.locate import ContentScore, blurred_lab, locate, polish, resize_long
+from scorer.vision.stations import StationResult, find_stations
+
+
+@dataclass(frozen=True)
+class Detection:
+    """What the detector read from one photo; corners in pixels of the full upright photo."""
+
+    map: str
+    corners: tuple[tuple[float, float], ...]
+    routes: tuple[LaneResult, ...]
+    stations: tuple[StationResult, ...]
+    elapsed_ms: int
+    confidence: float = 1.0
+    # art px -> full photo px, row-major 3x3 (what the lanes were read with)
+    homography: tuple[float, ...] = ()
+    photo_size: tuple[int, int] = ()  # width, height of the upright photo
+
+    def owner(self, route_id: str) -> str | None:
+        return next((r.owner for r in self.routes if r.route == route_id), None)
+
+    def to_json(self) -> dict:
+        """Exactly the ``scorer detect`` JSON of the spec."""
+        return {
+            "map": self.map,
+            "corners": [[round(x, 1), round(y, 1)] for x, y in self.corners],
+            "routes": [r.to_json() for r in self.routes],
+            "stations": [s.to_json() for s in self.stations],
+            "elapsed_ms": self.elapsed_ms,
+        }
+
+
+def parse_colors(colors: Sequence[str] | None) -> tuple[str, ...] | None:
+    if not colors:
+        return None
+    out = tuple(c.strip().lower() for c in colors if c.strip())
+    unknown = [c for c in out if c not in PIECE_COLORS]
+    if unknown:
+        raise ScorerError(f"Unknown piece colour {unknown[0]!r}: use {', '.join(PIECE_COLORS)}.")
+    return out or None
+
+
+def parse_corners(corners: Sequence[Sequence[float]] | Sequence[float]) -> np.ndarray:
+    flat = np.asarray(corners, dtype=np.float64).ravel()
+    if flat.size != 8 or not np.all(np.isfinite(flat)):
+        raise BoardNotFound("Corners must be four x,y points: top-left, top-right, "
+                            "bottom-right, bottom-left.")
+    quad = flat.reshape(4, 2)
+    if not is_convex_quad(quad):
+        raise BoardNotFound("The four corners given do not outline a board (not a convex "
+                            "quadrilateral in the order top-left, top-right, bottom-right, "
+                            "bottom-left).")
+    return quad
+
+
+def detect(
+    data: bytes, board: Board, colors: Sequence[str] | None = None,
+    corners: Sequence[Sequence[float]] | None = None, config: VisionConfig = DEFAULT,
+) -> Detection:
+    """Read every lane (and Europe station) of ``board`` from a photo's bytes."""
+    start = time.perf_counter()
+    wanted = parse_colors(colors)
+    given = parse_corners(corners) if corners is not None else None
+    image, scale = decode_scaled(data, config.work_long_side, config)
+    check_exposure(image, config)
+    if given is None:
+        found = locate(image, board, config)
+        work_corners, confidence, art_corners = found.corners, found.confidence, found.corners
+    else:
+        work_corners, confidence = given * scale, 1.0
+        art_corners = fit_art_frame(image, board, work_corners, config)
+    lab = board_lab(image, board, art_corners, config)
+    check_sharpness(lab, config)
+    probs = space_probabilities(lab, board, wanted, config)
+    routes = lane_results(probs, board, config)
+    stations = find_stations(lab, probs, board, wanted, config) if board.name == "europe" else ()
+    h = np.diag([1 / scale, 1 / scale, 1.0]) @ art_to_photo(board, art_corners)
+    return Detection(
+        map=board.name,
+        corners=tuple((float(x), float(y)) for x, y in work_corners / scale),
+        routes=routes,
+        stations=stations,
+        elapsed_ms=round((time.perf_counter() - start) * 1000),
+        confidence=confidence,
+        homography=tuple(float(v) for v in (h / h[2, 2]).ravel()),
+        photo_size=(round(image.shape[1] / scale), round(image.shape[0] / scale)),
+    )
+
+
+def fit_art_frame(image: np.ndarray, board: Board, corners: np.ndarray,
+                  config: VisionConfig) -> np.ndarray:
+    """Given corners, nudge the frame a few mm so the printed spaces sit on the photo's."""
+    small, scale = resize_long(image, config.locate_long_side)
+    score = ContentScore(blurred_lab(small), board)
+    start = corners * scale
+    polished, value = polish(score, start, score(start), 0.25 * diagonal(start))
+    return polished / scale if value > score(start) else corners
+
+
+def check_exposure(image: np.ndarray, config: VisionConfig) -> None:
+    small, _ = resize_long(image, 256)
+    if float(cv2.cvtColor(small, cv2.COLOR_BGR2GRAY).mean()) < config.min_brightness:
+        raise BoardNotFound("The photo is too dark: add light or avoid shadows on the board.")
+
+
+def check_sharpness(lab: np.ndarray, config: VisionConfig) -> None:
+    light = lab[..., 0]
+    if float(cv2.Laplacian(light, cv2.CV_32F).var()) < config.min_sharpness:
+        raise BoardNotFound("The photo is too blurred: hold still and let the camera focus.")

@@ -644,7 +644,8 @@ def render_photo(scene: Scene) -> tuple[np.ndarray, dict[str, Any]]:
     world = cv2.perspectiveTransform(img_corners[None], np.linalg.inv(Hp))[0]
     ex0, ey0 = world.min(0) - 5
     ex1, ey1 = world.max(0) + 5
-    ts = min(14.0, 2600 / max(ex1 - ex0, ey1 - ey0))
+    extent = max(ex1 - ex0, ey1 - ey0)
+    ts = min(14.0, 2600 / extent, 1.2 * max(w, h) / extent)
     tw, th = int((ex1 - ex0) * ts) + 1, int((ey1 - ey0) * ts) + 1
     xs, ys = np.meshgrid(ex0 + np.arange(tw) / ts, ey0 + np.arange(th) / ts)
     tex = table_texture(scene.table, rng, xs.astype(np.float32), ys.astype(np.float32))

@@ -1,0 +1,78 @@
+"""The table app: Flask + htmx pages to score a game live, and a small JSON API.
+
+``create_app(config=None)`` builds the app (config from the instance folder's ``config.py``,
+the environment's ``TERMINUS_*`` variables, then ``config``); ``serve(host, port)`` runs it.
+Templates and static files live at the top of the repository (``templates/``, ``static/``).
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from flask import Flask
+
+HTMX_VERSION = "2.0.11"
+ROOT = Path(__file__).resolve().parent.parent.parent
+# Game files and forms are small: a whole 5-player game file is a few kilobytes.
+MAX_CONTENT_LENGTH = 256 * 1024
+
+
+def create_app(config: Mapping[str, Any] | None = None) -> Flask:
+    """Build the app; ``config`` overrides everything (tests pass DATABASE, SECRET_KEY...)."""
+    app = Flask(
+        __name__,
+        template_folder=str(ROOT / "templates"),
+        static_folder=str(ROOT / "static"),
+        instance_relative_config=True,
+    )
+    app.config.from_mapping(
+        DATABASE=str(Path(app.instance_path) / "terminus.sqlite3"),
+        MAX_CONTENT_LENGTH=MAX_CONTENT_LENGTH,
+        MAX_FORM_MEMORY_SIZE=MAX_CONTENT_LENGTH,
+        SESSION_COOKIE_SAMESITE="Lax",
+        SESSION_COOKIE_HTTPONLY=True,
+        HTMX_VERSION=HTMX_VERSION,
+        POLL_SECONDS=2,
+    )
+    app.config.from_pyfile("config.py", silent=True)
+    app.config.from_prefixed_env("TERMINUS")
+    if config:
+        app.config.update(config)
+    if not app.config.get("SECRET_KEY"):
+        app.config["SECRET_KEY"] = _instance_secret(Path(app.instance_path))
+
+    from scorer.web import api, common, db, games, i18n, play, results, security, share
+
+    app.json.sort_keys = False  # type: ignore[attr-defined]  # keep the spec's field order
+    db.init_app(app)
+    i18n.init_app(app)
+    security.init_app(app)
+    common.init_app(app)
+    for module in (games, play, results, share, api):
+        app.register_blueprint(module.bp)
+    return app
+
+
+def _instance_secret(instance: Path) -> str:
+    """A secret kept in the instance folder, so sessions survive a restart."""
+    path = instance / "secret_key"
+    if path.exists():
+        return path.read_text().strip()
+    instance.mkdir(parents=True, exist_ok=True)
+    key = secrets.token_urlsafe(48)
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    except FileExistsError:  # another worker wrote it first
+        return path.read_text().strip()
+    with os.fdopen(fd, "w") as out:
+        out.write(key)
+    return key
+
+
+def serve(host: str = "127.0.0.1", port: int = 8000) -> None:
+    """Run the app with Flask's threaded server (enough for one table)."""
+    create_app().run(host=host, port=port, threaded=True)

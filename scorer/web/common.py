@@ -1,0 +1,185 @@
+"""What the views share: loading a game or 404, the live state a page shows, htmx answers."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from flask import (
+    Flask,
+    Response,
+    abort,
+    flash,
+    g,
+    jsonify,
+    redirect,
+    render_template,
+    request,
+    session,
+    url_for,
+)
+from werkzeug.exceptions import HTTPException
+
+from scorer.errors import ScorerError
+from scorer.rules import VARIANTS
+from scorer.scoring import Scoresheet, score
+from scorer.web import store
+from scorer.web.db import get_db
+from scorer.web.i18n import _, translate_error
+from scorer.web.svg import board_shapes
+
+MODES = ("routes", "stations", "ticket")
+_ACTIVE_KEPT = 12  # games whose selected player the session remembers
+
+
+def is_htmx() -> bool:
+    return request.headers.get("HX-Request") == "true"
+
+
+def get_game(game_id: str) -> store.StoredGame:
+    stored = store.load(get_db(), game_id)
+    if stored is None:
+        abort(404)
+    return stored
+
+
+def get_shared(share: str) -> store.StoredGame:
+    stored = store.load(get_db(), share, by_share=True)
+    if stored is None:
+        abort(404)
+    return stored
+
+
+def scoresheet(stored: store.StoredGame) -> Scoresheet:
+    """The score of the current state, computed once per request."""
+    cache = g.setdefault("sheets", {})
+    key = (stored.id, stored.version)
+    if key not in cache:
+        cache[key] = score(stored.game)
+    return cache[key]
+
+
+def active_player(stored: store.StoredGame, requested: str | None = None) -> str:
+    """The selected player: as the request names it, else as the session remembers it."""
+    names = [p.name for p in stored.game.players]
+    remembered: dict[str, str] = session.get("active", {})
+    name = requested if requested in names else remembered.get(stored.id)
+    if name not in names:
+        name = names[0]
+    if remembered.get(stored.id) != name:
+        remembered = {k: v for k, v in remembered.items() if k != stored.id}
+        remembered[stored.id] = name
+        session["active"] = dict(list(remembered.items())[-_ACTIVE_KEPT:])
+    return name
+
+
+@dataclass(frozen=True)
+class PlayerLine:
+    name: str
+    color: str
+    trains_left: int
+    route_points: int
+    stations_left: int
+    tickets_done: int
+    tickets_held: int
+    total: int
+
+
+def lane_classes(stored: store.StoredGame, highlight: frozenset[str] = frozenset()) -> dict:
+    """CSS classes per lane: the owner's colour, closed (other lane taken in a small game)."""
+    game = stored.game
+    colors = {p.name: p.color for p in game.players}
+    doubles_open = game.variant.doubles_open(len(game.players))
+    classes: dict[str, str] = {}
+    for claim in game.claims:
+        classes[claim.route] = f"own own-{colors[claim.player]}"
+        if not doubles_open:
+            for sibling in game.board.siblings(game.board.routes[claim.route]):
+                if game.owner(sibling.id) is None:
+                    classes[sibling.id] = "closed"
+    for route_id in highlight:
+        classes[route_id] = classes.get(route_id, "") + " on-path"
+    return classes
+
+
+def live_context(
+    stored: store.StoredGame, *, editable: bool, active: str | None = None,
+    mode: str = "routes", first_city: str = "", highlight: frozenset[str] = frozenset(),
+) -> dict[str, Any]:
+    """Everything the live partials (board, players, status, tickets, express) render."""
+    game = stored.game
+    sheet = scoresheet(stored)
+    lines = [
+        PlayerLine(
+            name=p.name, color=p.color, trains_left=p.trains_left, route_points=p.route_points,
+            stations_left=game.variant.stations - p.stations_placed,
+            tickets_done=p.tickets_completed, tickets_held=len(p.tickets), total=p.total,
+        )
+        for p in sheet.players
+    ]
+    stations = {s.city: game.color_of(s.player) for s in game.stations}
+    return {
+        "stored": stored, "game": game, "sheet": sheet, "variant": game.variant,
+        "shapes": board_shapes(game.board.name), "lanes": lane_classes(stored, highlight),
+        "stations": stations, "lines": lines, "editable": editable,
+        "active": active or game.players[0].name, "mode": mode if mode in MODES else "routes",
+        "first_city": first_city, "final_round": game.final_round_triggered(),
+        "colors": {p.name: p.color for p in game.players},
+    }
+
+
+def refuse(exc: ScorerError | str) -> str:
+    """A refused action's message, in the page language."""
+    return translate_error(str(exc))
+
+
+def htmx_error(message: str, status: int = 422) -> Response:
+    """An htmx answer that only shows a message in the status bar, changing nothing else."""
+    body = render_template("partials/_message.html", error=message, oob=True)
+    response = Response(body, status=status)
+    response.headers["HX-Reswap"] = "none"
+    return response
+
+
+def back_to(endpoint: str, **values: Any) -> Response:
+    return redirect(url_for(endpoint, **values), code=303)
+
+
+def error_page(status: int, message: str) -> tuple[str, int] | Response:
+    if request.path.startswith("/api/"):
+        return jsonify(error=message), status
+    if is_htmx():
+        return htmx_error(message, status)
+    return render_template("pages/error.html", status=status, message=message), status
+
+
+_HTTP_MESSAGES = {
+    400: "The request could not be read.",
+    403: "This request is not allowed.",
+    404: "Nothing here: the game may have been deleted, or the link is incomplete.",
+    405: "This address does not take this kind of request.",
+    413: "Too much data: a game file is a few kilobytes at most.",
+    415: "Send the game as JSON (Content-Type: application/json).",
+}
+_DESCRIPTIONS = {
+    "csrf": "This page has expired: reload it and try again.",
+    "cross-origin": "Requests from another site are refused.",
+    "json-only": "Send the game as JSON (Content-Type: application/json).",
+}
+
+
+def _http_error(exc: HTTPException) -> Any:
+    status = exc.code or 500
+    message = _DESCRIPTIONS.get(str(exc.description)) or _HTTP_MESSAGES.get(status)
+    if message is None:
+        return exc
+    return error_page(status, _(message))
+
+
+def flash_message(text: str, error: bool = False) -> None:
+    flash(text, "error" if error else "info")
+
+
+def init_app(app: Flask) -> None:
+    app.register_error_handler(HTTPException, _http_error)
+    app.jinja_env.globals["variants"] = VARIANTS

@@ -1,0 +1,156 @@
+"""Games as a whole: the history (home page), new game, import/export, rename, delete, language."""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+from flask import Blueprint, Response, abort, redirect, render_template, request, url_for
+
+from scorer.errors import ScorerError
+from scorer.game import MAX_NAME_LENGTH, Game, Player
+from scorer.rules import PIECE_COLORS, VARIANTS
+from scorer.web import store
+from scorer.web.common import back_to, flash_message, get_game, refuse
+from scorer.web.db import get_db
+from scorer.web.i18n import COOKIE, LANGUAGES, _
+
+bp = Blueprint("games", __name__)
+
+MAX_PLAYERS = max(v.max_players for v in VARIANTS.values())
+BONUS_CARDS = 4
+
+
+@bp.get("/")
+def index() -> str:
+    return render_template("pages/index.html", games=store.history(get_db()))
+
+
+def _form_setup() -> dict[str, Any]:
+    """The new-game form as typed (kept to show it again after an error)."""
+    form = request.form
+    players = [
+        {"name": form.get(f"name_{i}", "").strip()[:MAX_NAME_LENGTH + 1],
+         "color": form.get(f"color_{i}", "")[:10]}
+        for i in range(MAX_PLAYERS)
+    ]
+    return {
+        "variant": form.get("variant", "")[:10],
+        "name": form.get("game_name", "").strip()[: store.MAX_GAME_NAME],
+        "players": players,
+        "bonus": [form.get(f"bonus_{i}", "").strip()[:4] for i in range(BONUS_CARDS)],
+    }
+
+
+def _new_form(setup: dict[str, Any] | None = None, error: str | None = None, status: int = 200):
+    if setup is None:
+        setup = {
+            "variant": "usa", "name": "",
+            "players": [{"name": "", "color": c} for c in PIECE_COLORS],
+            "bonus": [str(v) for v in VARIANTS["express"].express_values],
+        }
+    return render_template(
+        "pages/new.html", setup=setup, error=error, colors=PIECE_COLORS,
+        recent=store.recent_names(get_db()),
+    ), status
+
+
+@bp.get("/games/new")
+def new_game() -> tuple[str, int]:
+    return _new_form()
+
+
+@bp.post("/games")
+def create_game() -> Response | tuple[str, int]:
+    setup = _form_setup()
+    variant = VARIANTS.get(setup["variant"])
+    if variant is None:
+        return _new_form(setup, _("Choose USA, Europe or Express."), 422)
+    players = [Player(p["name"], p["color"]) for p in setup["players"] if p["name"]]
+    values = None
+    if variant.bonus == "express":
+        try:
+            values = [int(v) for v in setup["bonus"]]
+        except ValueError:
+            return _new_form(setup, _("Bonus card values are whole numbers."), 422)
+    try:
+        game = Game.new(variant, players, values)
+    except ScorerError as exc:
+        return _new_form(setup, refuse(exc), 422)
+    game_id = store.create(get_db(), game, setup["name"])
+    return redirect(url_for("play.game_page", game_id=game_id), code=303)
+
+
+@bp.post("/games/import")
+def import_game() -> Response | tuple[str, int]:
+    """A game file of the spec, uploaded or pasted, becomes a new game (its log rebuilt)."""
+    upload = request.files.get("file")
+    text = upload.read().decode("utf-8", "replace") if upload and upload.filename else ""
+    text = text or request.form.get("json", "")
+    name = request.form.get("game_name", "") or (upload.filename.rsplit(".", 1)[0]
+                                                  if upload and upload.filename else "")
+    try:
+        data = json.loads(text)
+    except ValueError as exc:
+        return _index_error(_("This is not a JSON game file: {reason}", reason=str(exc)))
+    try:
+        game = Game.from_json(data)
+    except ScorerError as exc:
+        return _index_error(refuse(exc))
+    game_id = store.create(get_db(), game, name, store.actions_of(game))
+    flash_message(_("Game imported."))
+    return redirect(url_for("play.game_page", game_id=game_id), code=303)
+
+
+def _index_error(message: str) -> tuple[str, int]:
+    return render_template(
+        "pages/index.html", games=store.history(get_db()), import_error=message
+    ), 422
+
+
+@bp.get("/games/<game_id>/export.json")
+def export(game_id: str) -> Response:
+    stored = get_game(game_id)
+    body = json.dumps(stored.game.to_json(), ensure_ascii=False, indent=1)
+    filename = re.sub(r"[^A-Za-z0-9._-]+", "-", stored.name).strip("-") or "game"
+    return Response(body, mimetype="application/json", headers={
+        "Content-Disposition": f'attachment; filename="{filename}.json"'})
+
+
+@bp.post("/games/<game_id>/rename")
+def rename(game_id: str) -> Response:
+    get_game(game_id)
+    if store.rename(get_db(), game_id, request.form.get("name", "")):
+        flash_message(_("Game renamed."))
+    else:
+        flash_message(_("A game needs a name."), error=True)
+    return back_to("play.game_page", game_id=game_id)
+
+
+@bp.get("/games/<game_id>/delete")
+def confirm_delete(game_id: str) -> str:
+    return render_template("pages/delete.html", stored=get_game(game_id))
+
+
+@bp.post("/games/<game_id>/delete")
+def delete(game_id: str) -> Response:
+    stored = get_game(game_id)
+    if request.form.get("confirm") != "yes":
+        abort(400)
+    store.delete(get_db(), game_id)
+    flash_message(_("Game “{name}” deleted.", name=stored.name))
+    return back_to("games.index")
+
+
+@bp.post("/lang")
+def set_language() -> Response:
+    """The language switch: a cookie that wins over the browser's Accept-Language."""
+    lang = request.form.get("lang", "")
+    target = request.form.get("next", "")
+    if not target.startswith("/") or target.startswith("//"):
+        target = url_for("games.index")
+    response = redirect(target, code=303)
+    if lang in LANGUAGES:
+        response.set_cookie(COOKIE, lang, max_age=365 * 24 * 3600, samesite="Lax")
+    return response

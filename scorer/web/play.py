@@ -1,0 +1,367 @@
+"""The game page: tap lanes and cities, pick the player, tickets, Express order, undo/redo.
+
+Every change is one core action recorded in the game's log. An htmx request gets the live
+partials back (swapped out of band); a plain form post gets a redirect to the game page with
+the message flashed, so the page also works without JavaScript.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, abort, render_template, request
+from werkzeug.wrappers import Response
+
+from scorer.boards import normalize_name
+from scorer.errors import ScorerError
+from scorer.game import (
+    Action,
+    AddTicket,
+    ClaimRoute,
+    PlaceStation,
+    RemoveStation,
+    RemoveTicket,
+    SetExpressOrder,
+    UnclaimRoute,
+)
+from scorer.web import store
+from scorer.web.common import (
+    active_player,
+    back_to,
+    flash_message,
+    get_game,
+    is_htmx,
+    live_context,
+    refuse,
+    scoresheet,
+)
+from scorer.web.db import get_db
+from scorer.web.i18n import _
+
+bp = Blueprint("play", __name__, url_prefix="/games/<game_id>")
+
+MAX_FIELD = 60  # a city name or a player name typed in a form
+
+
+def _field(name: str) -> str:
+    return request.form.get(name, "").strip()[:MAX_FIELD]
+
+
+def _ui() -> dict[str, str]:
+    """The board controls the request carries (mode, first city of a ticket being picked)."""
+    return {"mode": _field("mode") or "routes", "first_city": _field("first_city")}
+
+
+def answer(
+    stored: store.StoredGame, *, message: str | None = None, error: str | None = None,
+    status: int = 200, active: str | None = None, custom: tuple[str, str] | None = None,
+    **ui: Any,
+) -> Response | tuple[str, int]:
+    """The live partials for htmx, else a redirect to the game page with a flashed message.
+
+    ``custom``: two cities to prefill in the custom ticket form.
+    """
+    active = active_player(stored, active)
+    if not is_htmx():
+        if message or error:
+            flash_message(error or message or "", error=bool(error))
+        extra = {"a": custom[0], "b": custom[1], "_anchor": "custom-ticket"} if custom else {}
+        return back_to("play.game_page", game_id=stored.id, **extra)
+    context = live_context(stored, editable=True, active=active, **ui)
+    return render_template(
+        "partials/_live.html", message=message, error=error, oob=True, custom=custom,
+        **context,
+    ), status
+
+
+def apply(
+    stored: store.StoredGame, action: Action, message: str, active: str | None = None,
+    **ui: Any,
+) -> Response | tuple[str, int]:
+    """Record one action; a refused one changes nothing and answers 422 with the reason."""
+    try:
+        stored = store.record(get_db(), stored.id, action)
+    except ScorerError as exc:
+        return answer(stored, error=refuse(exc), status=422, active=active, **ui)
+    except KeyError:
+        abort(404)
+    return answer(stored, message=message, active=active, **ui)
+
+
+def describe(stored: store.StoredGame, action: Action) -> str:
+    """One line naming an action, for the undo and redo messages."""
+    board = stored.game.board
+
+    def route(route_id: str) -> str:
+        r = board.routes.get(route_id)
+        return f"{r.a}–{r.b}" if r else route_id
+
+    match action:
+        case ClaimRoute(player=player, route=route_id):
+            return _("{player} claims {route}", player=player, route=route(route_id))
+        case UnclaimRoute(route=route_id):
+            return _("{route} released", route=route(route_id))
+        case PlaceStation(player=player, city=city):
+            return _("{player}'s station in {city}", player=player, city=city)
+        case RemoveStation(city=city):
+            return _("station in {city} removed", city=city)
+        case AddTicket(player=player, a=a, b=b):
+            return _("{player}'s ticket {a}–{b}", player=player, a=a, b=b)
+        case RemoveTicket(player=player, a=a, b=b):
+            return _("{player}'s ticket {a}–{b} removed", player=player, a=a, b=b)
+        case _:
+            return _("the Europe Express order")
+
+
+@bp.get("")
+def game_page(game_id: str) -> str:
+    stored = get_game(game_id)
+    active = active_player(stored, request.args.get("player"))
+    context = live_context(stored, editable=True, active=active)
+    return render_template(
+        "pages/game.html", custom_a=request.args.get("a", "")[:MAX_FIELD],
+        custom_b=request.args.get("b", "")[:MAX_FIELD], **context,
+    )
+
+
+@bp.get("/live")
+def live(game_id: str) -> Response | tuple[str, int]:
+    """Polled every few seconds: 204 while the game is unchanged, else the live partials."""
+    stored = get_game(game_id)
+    if request.args.get("v", type=int) == stored.version:
+        return Response(status=204)
+    if not is_htmx():
+        return back_to("play.game_page", game_id=game_id)
+    active = active_player(stored, request.args.get("player"))
+    context = live_context(stored, editable=True, active=active,
+                           mode=request.args.get("mode", "routes"),
+                           first_city=request.args.get("first_city", "")[:MAX_FIELD])
+    return render_template("partials/_live.html", oob=True, **context), 200
+
+
+@bp.post("/player")
+def select_player(game_id: str) -> Response | tuple[str, int]:
+    stored = get_game(game_id)
+    return answer(stored, active=_field("player"), **_ui())
+
+
+@bp.post("/routes/<route_id>")
+def tap_route(game_id: str, route_id: str) -> Response | tuple[str, int]:
+    """A tap on a lane: claim it for the selected player, or release it if they own it."""
+    stored = get_game(game_id)
+    game = stored.game
+    ui = _ui()
+    player = active_player(stored, _field("player"))
+    try:
+        route = game.board.route(route_id[:MAX_FIELD * 2])
+    except ScorerError as exc:
+        return answer(stored, error=refuse(exc), status=422, active=player, **ui)
+    owner = game.owner(route.id)
+    wanted = request.form.get("do") or ("unclaim" if owner else "claim")
+    label = f"{route.a}–{route.b}"
+    if wanted == "unclaim":
+        if owner is not None and owner != player:
+            return answer(stored, status=422, active=player, **ui, error=_(
+                "{route} belongs to {owner}: select {owner} to release it.",
+                route=label, owner=owner))
+        return apply(stored, UnclaimRoute(route.id),
+                     _("{route} released (Undo brings it back).", route=label),
+                     active=player, **ui)
+    points = game.variant.route_points(route.length)
+    left = game.trains_left(player) - route.length
+    return apply(stored, ClaimRoute(player, route.id), _(
+        "{player} claims {route}: +{points} points, {left} trains left.",
+        player=player, route=label, points=points, left=left), active=player, **ui)
+
+
+@bp.get("/routes/<route_id>")
+def route_page(game_id: str, route_id: str) -> str:
+    """Without JavaScript a lane is a link to this page, which holds the claim forms."""
+    stored = get_game(game_id)
+    game = stored.game
+    try:
+        route = game.board.route(route_id)
+    except ScorerError:
+        abort(404)
+    active = active_player(stored)
+    reasons = {p.name: game.closed_reason(route.id, p.name) for p in game.players}
+    return render_template(
+        "pages/route.html", stored=stored, game=game, route=route, owner=game.owner(route.id),
+        reasons=reasons, active=active, points=game.variant.route_points(route.length),
+    )
+
+
+@bp.post("/cities/<city>")
+def tap_city(game_id: str, city: str) -> Response | tuple[str, int]:
+    """A tap on a city: place or remove a station, or pick a ticket's two ends."""
+    stored = get_game(game_id)
+    game = stored.game
+    ui = _ui()
+    player = active_player(stored, _field("player"))
+    try:
+        city = game.board.city(city[:MAX_FIELD])
+    except ScorerError as exc:
+        return answer(stored, error=refuse(exc), status=422, active=player, **ui)
+    wanted = request.form.get("do") or {"stations": "station", "ticket": "pick"}.get(ui["mode"])
+    if wanted in ("station", "unstation"):
+        holder = game.station_at(city)
+        if holder is None and wanted == "station":
+            return apply(stored, PlaceStation(player, city),
+                         _("{player} places a station in {city}.", player=player, city=city),
+                         active=player, **ui)
+        if holder is not None and holder != player and wanted == "station":
+            return answer(stored, status=422, active=player, **ui, error=_(
+                "{city} has {holder}'s station: select {holder} to remove it.",
+                city=city, holder=holder))
+        return apply(stored, RemoveStation(city),
+                     _("Station in {city} removed (Undo brings it back).", city=city),
+                     active=player, **ui)
+    if wanted == "pick":
+        return _pick_ticket_city(stored, player, city, ui)
+    hint = (_("Choose Stations or Ticket above the map to use cities.") if game.variant.stations
+            else _("Choose Ticket above the map to pick a ticket's cities."))
+    return answer(stored, message=hint, active=player, **ui)
+
+
+def _pick_ticket_city(
+    stored: store.StoredGame, player: str, city: str, ui: dict[str, str]
+) -> Response | tuple[str, int]:
+    game = stored.game
+    try:
+        first = game.board.city(ui["first_city"]) if ui["first_city"] else ""
+    except ScorerError:
+        first = ""
+    if not first:
+        ui["first_city"] = city
+        return answer(stored, active=player, **ui,
+                      message=_("{city}: now tap the ticket's other city.", city=city))
+    ui["first_city"] = ""
+    if first == city:
+        return answer(stored, message=_("Ticket cancelled."), active=player, **ui)
+    if game.board.ticket(first, city) is None:
+        return answer(stored, status=422, active=player, custom=(first, city), **ui, error=_(
+            "{a}–{b} is not in the deck: enter its points in Custom ticket.", a=first, b=city))
+    return apply(stored, AddTicket(player, first, city),
+                 _("{player} takes the ticket {a}–{b}.", player=player, a=first, b=city),
+                 active=player, **ui)
+
+
+@bp.get("/cities/<city>")
+def city_page(game_id: str, city: str) -> str:
+    """Without JavaScript a city is a link to this page: its station and its tickets."""
+    stored = get_game(game_id)
+    game = stored.game
+    try:
+        city = game.board.city(city)
+    except ScorerError:
+        abort(404)
+    tickets = [t for t in game.board.tickets if city in (t.a, t.b)]
+    return render_template(
+        "pages/city.html", stored=stored, game=game, city=city, holder=game.station_at(city),
+        tickets=tickets, active=active_player(stored),
+    )
+
+
+def _points() -> int | None | str:
+    raw = request.form.get("points", "").strip()
+    if not raw:
+        return None
+    try:
+        return int(raw)
+    except ValueError:
+        return _("Points must be a whole number, not {value}.", value=raw[:10])
+
+
+@bp.post("/tickets")
+def add_ticket(game_id: str) -> Response | tuple[str, int]:
+    stored = get_game(game_id)
+    ui = _ui()
+    player = active_player(stored, _field("player"))
+    a, b, points = _field("a"), _field("b"), _points()
+    if isinstance(points, str):
+        return answer(stored, error=points, status=422, active=player, **ui)
+    if not a or not b:
+        return answer(stored, error=_("Give both cities of the ticket."), status=422,
+                      active=player, **ui)
+    return apply(stored, AddTicket(player, a, b, points),
+                 _("{player} takes the ticket {a}–{b}.", player=player, a=a, b=b),
+                 active=player, **ui)
+
+
+@bp.post("/tickets/remove")
+def remove_ticket(game_id: str) -> Response | tuple[str, int]:
+    stored = get_game(game_id)
+    ui = _ui()
+    player = active_player(stored, _field("player"))
+    a, b = _field("a"), _field("b")
+    return apply(stored, RemoveTicket(player, a, b),
+                 _("Ticket {a}–{b} removed (Undo brings it back).", a=a, b=b),
+                 active=player, **ui)
+
+
+def search_tickets(stored: store.StoredGame, query: str) -> list:
+    """Deck tickets whose city names contain the typed text (no case, no accents)."""
+    key = normalize_name(query)
+    deck = stored.game.board.tickets
+    found = [t for t in deck if key in normalize_name(t.a) or key in normalize_name(t.b)]
+    return sorted(found, key=lambda t: (not (normalize_name(t.a).startswith(key)
+                                             or normalize_name(t.b).startswith(key)),
+                                        t.a, t.b))
+
+
+@bp.get("/tickets/search")
+def ticket_search(game_id: str) -> str:
+    stored = get_game(game_id)
+    query = request.args.get("q", "")[:MAX_FIELD]
+    active = active_player(stored, request.args.get("player"))
+    held = {(t.player, frozenset((t.a, t.b))) for t in stored.game.tickets}
+    context = {"stored": stored, "game": stored.game, "query": query, "active": active,
+               "results": search_tickets(stored, query), "held": held}
+    if is_htmx():
+        return render_template("partials/_ticket_results.html", **context)
+    return render_template("pages/tickets.html", **context)
+
+
+@bp.post("/express")
+def express_order(game_id: str) -> Response | tuple[str, int]:
+    """Move a player up or down the Europe Express order, or derive it from claims again."""
+    stored = get_game(game_id)
+    ui = _ui()
+    if request.form.get("reset"):
+        return apply(stored, SetExpressOrder(None),
+                     _("Europe Express order taken from the claims again."), **ui)
+    order = list(scoresheet(stored).express_order)
+    name, step = _field("move"), -1 if request.form.get("dir") == "up" else 1
+    if name not in order or not 0 <= order.index(name) + step < len(order):
+        return answer(stored, error=_("This player cannot move that way."), status=422, **ui)
+    i = order.index(name)
+    order[i], order[i + step] = order[i + step], order[i]
+    return apply(stored, SetExpressOrder(tuple(order)),
+                 _("Europe Express order: {order}.", order=", ".join(order)), **ui)
+
+
+def _cursor_move(game_id: str, step: int) -> Response | tuple[str, int]:
+    stored = get_game(game_id)
+    ui = _ui()
+    expect = request.form.get("cursor", type=int)
+    try:
+        after, moved = store.move_cursor(get_db(), game_id, step, expect)
+    except KeyError:
+        abort(404)
+    if moved is None:
+        text = _("Nothing to undo.") if step < 0 else _("Nothing to redo.")
+        if expect is not None and expect != stored.cursor:
+            text = _("Already done: the game had changed.")
+        return answer(after, error=text, status=409, **ui)
+    template = "Undone: {action}." if step < 0 else "Redone: {action}."
+    return answer(after, message=_(template, action=describe(after, moved)), **ui)
+
+
+@bp.post("/undo")
+def undo(game_id: str) -> Response | tuple[str, int]:
+    return _cursor_move(game_id, -1)
+
+
+@bp.post("/redo")
+def redo(game_id: str) -> Response | tuple[str, int]:
+    return _cursor_move(game_id, +1)

@@ -1,0 +1,45 @@
+"""Sharing: a read-only link (its own token) with a QR code, and the live read-only pages."""
+
+from __future__ import annotations
+
+import segno
+from flask import Blueprint, Response, render_template, request, url_for
+from markupsafe import Markup
+
+from scorer.web.common import get_game, get_shared, is_htmx, live_context
+
+bp = Blueprint("share", __name__)
+
+
+def qr_svg(text: str) -> Markup:
+    """A QR code as inline SVG, made on the server (works offline)."""
+    svg = segno.make(text, error="m").svg_inline(scale=5, border=2, dark="#1b1b1b")
+    return Markup(svg)
+
+
+@bp.get("/games/<game_id>/share")
+def share_page(game_id: str) -> str:
+    stored = get_game(game_id)
+    watch_url = url_for("share.watch", share=stored.share, _external=True)
+    return render_template(
+        "pages/share.html", stored=stored, watch_url=watch_url, qr=qr_svg(watch_url),
+        edit_url=url_for("play.game_page", game_id=stored.id, _external=True),
+    )
+
+
+@bp.get("/watch/<share>")
+def watch(share: str) -> str:
+    stored = get_shared(share)
+    return render_template("pages/watch.html", **live_context(stored, editable=False))
+
+
+@bp.get("/watch/<share>/live")
+def watch_live(share: str) -> Response | tuple[str, int]:
+    """Polled every few seconds by the read-only page: 204 while nothing changed."""
+    stored = get_shared(share)
+    if request.args.get("v", type=int) == stored.version:
+        return Response(status=204)
+    context = live_context(stored, editable=False)
+    if not is_htmx():
+        return render_template("pages/watch.html", **context), 200
+    return render_template("partials/_live.html", oob=True, **context), 200

@@ -1,0 +1,298 @@
+"""Games as action logs: create, load (replay up to the undo cursor), record, undo, redo.
+
+The current game is always the replay of the log up to the cursor. Replays are memoised per
+game and version (the version changes with every write), which only saves time: a fresh process
+or another worker rebuilds the same game from the database.
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+import sqlite3
+import threading
+from collections import OrderedDict
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+from scorer.game import (
+    Action,
+    AddTicket,
+    ClaimRoute,
+    Game,
+    PlaceStation,
+    Player,
+    SetExpressOrder,
+    action_from_json,
+)
+from scorer.scoring import score
+from scorer.web.db import transaction
+
+MAX_GAME_NAME = 80
+_CACHE_SIZE = 64
+
+
+@dataclass(frozen=True)
+class StoredGame:
+    """One game row with its replayed state. ``log`` holds every action, also undone ones."""
+
+    id: str
+    share: str
+    name: str
+    variant: str
+    cursor: int
+    version: int
+    created: str
+    updated: str
+    log: tuple[Action, ...]
+    game: Game
+
+    @property
+    def can_undo(self) -> bool:
+        return self.cursor > 0
+
+    @property
+    def can_redo(self) -> bool:
+        return self.cursor < len(self.log)
+
+
+class _ReplayCache:
+    """Replayed games by (database, game id), valid for one version only."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self.items: OrderedDict[tuple[str, str], tuple[int, tuple[Action, ...], Game]] = (
+            OrderedDict()
+        )
+        self.lock = threading.Lock()
+
+    def get(self, key: tuple[str, str], version: int) -> tuple[tuple[Action, ...], Game] | None:
+        with self.lock:
+            item = self.items.get(key)
+            if item is None or item[0] != version:
+                return None
+            self.items.move_to_end(key)
+            return item[1], item[2]
+
+    def put(self, key: tuple[str, str], version: int, log: tuple[Action, ...], game: Game) -> None:
+        with self.lock:
+            self.items[key] = (version, log, game)
+            self.items.move_to_end(key)
+            while len(self.items) > self.size:
+                self.items.popitem(last=False)
+
+    def drop(self, key: tuple[str, str]) -> None:
+        with self.lock:
+            self.items.pop(key, None)
+
+
+_cache = _ReplayCache(_CACHE_SIZE)
+
+
+def _now() -> str:
+    return datetime.now(UTC).isoformat(timespec="seconds")
+
+
+def _db_key(db: sqlite3.Connection) -> str:
+    row = db.execute("PRAGMA database_list").fetchone()
+    return str(row["file"])
+
+
+def setup_of(game: Game) -> dict[str, Any]:
+    return {
+        "players": [{"name": p.name, "color": p.color} for p in game.players],
+        "express_bonus_values": (
+            list(game.express_bonus_values) if game.variant.bonus == "express" else None
+        ),
+    }
+
+
+def _new_game(variant: str, setup: dict[str, Any]) -> Game:
+    return Game.new(
+        variant,
+        [Player(p["name"], p["color"]) for p in setup["players"]],
+        setup.get("express_bonus_values"),
+    )
+
+
+def actions_of(game: Game) -> list[Action]:
+    """The actions that rebuild ``game`` from its setup (used to import a game file)."""
+    actions: list[Action] = [ClaimRoute(c.player, c.route) for c in game.claims]
+    actions += [PlaceStation(s.player, s.city) for s in game.stations]
+    actions += [AddTicket(t.player, t.a, t.b, t.points) for t in game.tickets]
+    if game.express_order is not None:
+        actions.append(SetExpressOrder(game.express_order))
+    return actions
+
+
+def create(
+    db: sqlite3.Connection, game: Game, name: str = "", actions: Sequence[Action] = ()
+) -> str:
+    """Store a new game (its setup and an initial log); returns its id."""
+    game_id = secrets.token_urlsafe(16)
+    share = secrets.token_urlsafe(16)
+    now = _now()
+    name = (name.strip() or f"{game.variant.title} {now[:10]}")[:MAX_GAME_NAME]
+    with transaction(db):
+        db.execute(
+            "INSERT INTO games (id, share, name, variant, setup, cursor, version, created, updated)"
+            " VALUES (?, ?, ?, ?, ?, ?, 0, ?, ?)",
+            (game_id, share, name, game.variant.name, json.dumps(setup_of(game)), len(actions),
+             now, now),
+        )
+        db.executemany(
+            "INSERT INTO actions (game_id, seq, action, created) VALUES (?, ?, ?, ?)",
+            [(game_id, i, json.dumps(a.to_json()), now) for i, a in enumerate(actions)],
+        )
+    return game_id
+
+
+def load(db: sqlite3.Connection, key: str, *, by_share: bool = False) -> StoredGame | None:
+    """The game with this id (or read-only share token), replayed; None if there is none."""
+    column = "share" if by_share else "id"
+    row = db.execute(f"SELECT * FROM games WHERE {column} = ?", (key,)).fetchone()
+    if row is None:
+        return None
+    cache_key = (_db_key(db), row["id"])
+    cached = _cache.get(cache_key, row["version"])
+    if cached is None:
+        log = tuple(
+            action_from_json(json.loads(r["action"]))
+            for r in db.execute(
+                "SELECT action FROM actions WHERE game_id = ? ORDER BY seq", (row["id"],)
+            )
+        )
+        game = replay(row["variant"], json.loads(row["setup"]), log[: row["cursor"]])
+        _cache.put(cache_key, row["version"], log, game)
+    else:
+        log, game = cached
+    return StoredGame(
+        id=row["id"], share=row["share"], name=row["name"], variant=row["variant"],
+        cursor=row["cursor"], version=row["version"], created=row["created"],
+        updated=row["updated"], log=log, game=game,
+    )
+
+
+def replay(variant: str, setup: dict[str, Any], actions: Iterable[Action]) -> Game:
+    game = _new_game(variant, setup)
+    for action in actions:
+        game.apply(action)
+    return game
+
+
+def record(db: sqlite3.Connection, game_id: str, action: Action) -> StoredGame:
+    """Apply one action and append it at the cursor (dropping undone actions after it).
+
+    Raises the core's ScorerError, with nothing stored, when the action is refused; raises
+    KeyError when the game no longer exists.
+    """
+    with transaction(db):
+        stored = load(db, game_id)
+        if stored is None:
+            raise KeyError(game_id)
+        game = stored.game.copy()
+        game.apply(action)
+        now = _now()
+        db.execute("DELETE FROM actions WHERE game_id = ? AND seq >= ?", (game_id, stored.cursor))
+        db.execute(
+            "INSERT INTO actions (game_id, seq, action, created) VALUES (?, ?, ?, ?)",
+            (game_id, stored.cursor, json.dumps(action.to_json()), now),
+        )
+        db.execute(
+            "UPDATE games SET cursor = ?, version = version + 1, updated = ? WHERE id = ?",
+            (stored.cursor + 1, now, game_id),
+        )
+    log = stored.log[: stored.cursor] + (action,)
+    _cache.put((_db_key(db), game_id), stored.version + 1, log, game)
+    return load(db, game_id)  # type: ignore[return-value]
+
+
+def move_cursor(
+    db: sqlite3.Connection, game_id: str, step: int, expect: int | None = None
+) -> tuple[StoredGame, Action | None]:
+    """Undo (step -1) or redo (step +1) one action; returns the game and the action moved over.
+
+    ``expect`` is the cursor the page showed: a second click of the same button (a double
+    tap) then finds a different cursor and changes nothing.
+    """
+    with transaction(db):
+        stored = load(db, game_id)
+        if stored is None:
+            raise KeyError(game_id)
+        target = stored.cursor + step
+        if (expect is not None and expect != stored.cursor) or not 0 <= target <= len(stored.log):
+            return stored, None
+        moved = stored.log[min(stored.cursor, target)]
+        db.execute(
+            "UPDATE games SET cursor = ?, version = version + 1, updated = ? WHERE id = ?",
+            (target, _now(), game_id),
+        )
+    return load(db, game_id), moved  # type: ignore[return-value]
+
+
+def rename(db: sqlite3.Connection, game_id: str, name: str) -> bool:
+    name = name.strip()[:MAX_GAME_NAME]
+    if not name:
+        return False
+    with transaction(db):
+        cur = db.execute(
+            "UPDATE games SET name = ?, version = version + 1, updated = ? WHERE id = ?",
+            (name, _now(), game_id),
+        )
+    return cur.rowcount == 1
+
+
+def delete(db: sqlite3.Connection, game_id: str) -> bool:
+    with transaction(db):
+        cur = db.execute("DELETE FROM games WHERE id = ?", (game_id,))
+    _cache.drop((_db_key(db), game_id))
+    return cur.rowcount == 1
+
+
+@dataclass(frozen=True)
+class GameSummary:
+    id: str
+    name: str
+    variant: str
+    players: tuple[dict[str, str], ...]
+    winners: tuple[str, ...]
+    actions: int
+    created: str
+    updated: str
+
+
+def history(db: sqlite3.Connection, limit: int = 200) -> list[GameSummary]:
+    """Games, most recently changed first, with their current winners (cached per version)."""
+    rows = db.execute(
+        "SELECT id, name, variant, setup, cursor, version, created, updated, summary,"
+        " summary_version FROM games ORDER BY updated DESC, created DESC LIMIT ?", (limit,)
+    ).fetchall()
+    result = []
+    for row in rows:
+        if row["summary_version"] == row["version"] and row["summary"] is not None:
+            winners = tuple(json.loads(row["summary"]))
+        else:
+            stored = load(db, row["id"])
+            winners = tuple(score(stored.game).winners) if stored and stored.cursor else ()
+            with transaction(db):
+                db.execute(
+                    "UPDATE games SET summary = ?, summary_version = ? WHERE id = ?",
+                    (json.dumps(list(winners)), row["version"], row["id"]),
+                )
+        result.append(GameSummary(
+            id=row["id"], name=row["name"], variant=row["variant"],
+            players=tuple(json.loads(row["setup"])["players"]), winners=winners,
+            actions=row["cursor"], created=row["created"], updated=row["updated"],
+        ))
+    return result
+
+
+def recent_names(db: sqlite3.Connection, limit: int = 12) -> list[str]:
+    """Player names of the latest games, most recent first, each once."""
+    names: dict[str, None] = {}
+    for row in db.execute("SELECT setup FROM games ORDER BY created DESC LIMIT 30"):
+        for player in json.loads(row["setup"])["players"]:
+            names.setdefault(player["name"], None)
+    return list(names)[:limit]

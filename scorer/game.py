@@ -102,14 +102,25 @@ class SetExpressOrder:
     type: ClassVar[str] = "express_order"
 
 
+@dataclass(frozen=True, slots=True)
+class SetOwners:
+    """Several lanes changing hands at once (a photo's corrections): one step to undo.
+
+    ``changes`` pairs a route id with its new owner (None: released). All are applied, or none.
+    """
+
+    changes: tuple[tuple[str, str | None], ...]
+    type: ClassVar[str] = "owners"
+
+
 Action = (
     ClaimRoute | UnclaimRoute | PlaceStation | RemoveStation | AddTicket | RemoveTicket
-    | SetExpressOrder
+    | SetExpressOrder | SetOwners
 )
 ACTION_TYPES: Mapping[str, type] = {
     cls.type: cls
     for cls in (ClaimRoute, UnclaimRoute, PlaceStation, RemoveStation, AddTicket, RemoveTicket,
-                SetExpressOrder)
+                SetExpressOrder, SetOwners)
 }
 
 
@@ -117,6 +128,8 @@ def action_to_json(action: Action) -> dict[str, Any]:
     data: dict[str, Any] = {"type": action.type}
     for name in (f.name for f in fields(action)):
         value = getattr(action, name)
+        if name == "changes":
+            value = [list(change) for change in value]
         data[name] = list(value) if isinstance(value, tuple) else value
     return data
 
@@ -134,6 +147,8 @@ def action_from_json(data: Mapping[str, Any]) -> Action:
             kwargs[name] = _optional_points(data.get(name))
         elif name == "order":
             kwargs[name] = _optional_names(data.get(name), "express_order")
+        elif name == "changes":
+            kwargs[name] = _changes(data.get(name))
         else:
             kwargs[name] = _text(data.get(name), name)
     return cls(**kwargs)
@@ -168,6 +183,18 @@ def _optional_names(value: Any, field: str) -> tuple[str, ...] | None:
     if not isinstance(value, list | tuple):
         raise InvalidGame(f"Field {field!r} must be a list of player names.")
     return tuple(_text(v, field) for v in value)
+
+
+def _changes(value: Any) -> tuple[tuple[str, str | None], ...]:
+    if not isinstance(value, list | tuple) or len(value) > 500:
+        raise InvalidGame("Field 'changes' must be a list of [route, owner] pairs.")
+    changes = []
+    for item in value:
+        if not isinstance(item, list | tuple) or len(item) != 2:
+            raise InvalidGame("Each change must be a [route, owner] pair.")
+        owner = None if item[1] is None else _text(item[1], "owner")
+        changes.append((_text(item[0], "route"), owner))
+    return tuple(changes)
 
 
 def _list(data: Mapping[str, Any], field: str) -> list[Any]:
@@ -395,8 +422,26 @@ class Game:
                 del self._tickets[index]
             case SetExpressOrder(order=order):
                 self.express_order = self._check_express_order(order)
+            case SetOwners(changes=changes):
+                self._set_owners(changes)
             case _:
                 raise InvalidGame(f"Unknown action {action!r}.")
+
+    def _set_owners(self, changes: Sequence[tuple[str, str | None]]) -> None:
+        """Release every changed lane, then claim the new owners', on a trial copy first."""
+        trial = self.copy()
+        wanted = {}
+        for route_id, player in changes:
+            route = trial.board.route(route_id)
+            wanted[route.id] = None if player is None else trial.player(player)
+        changed = {rid: p for rid, p in wanted.items() if trial.owner(rid) != p}
+        for route_id in changed:
+            if trial.owner(route_id) is not None:
+                trial.apply(UnclaimRoute(route_id))
+        for route_id, player in changed.items():
+            if player is not None:
+                trial.apply(ClaimRoute(player, route_id))
+        self.__dict__.update(trial.__dict__)
 
     # -- rules checks
 

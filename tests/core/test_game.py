@@ -10,6 +10,7 @@ from scorer.game import (
     RemoveStation,
     RemoveTicket,
     SetExpressOrder,
+    SetOwners,
     UnclaimRoute,
     action_from_json,
 )
@@ -284,7 +285,8 @@ def test_an_express_order_outside_express_is_refused(make_game):
     "action",
     [ClaimRoute("Ann", "x--y"), UnclaimRoute("x--y"), PlaceStation("Ann", "Paris"),
      RemoveStation("Paris"), AddTicket("Ann", "A", "B", 5), AddTicket("Ann", "A", "B"),
-     RemoveTicket("Ann", "A", "B"), SetExpressOrder(("Ann", "Bob")), SetExpressOrder(None)],
+     RemoveTicket("Ann", "A", "B"), SetExpressOrder(("Ann", "Bob")), SetExpressOrder(None),
+     SetOwners((("x--y", "Ann"), ("y--z", None)))],
 )
 def test_actions_round_trip_through_json(action):
     assert action_from_json(action.to_json()) == action
@@ -411,3 +413,30 @@ def test_copy_is_independent(make_game):
     clone = game.copy()
     clone.apply(ClaimRoute("Ann", "helena--seattle"))
     assert game.owner("helena--seattle") is None
+
+
+def test_set_owners_moves_several_lanes_in_one_step(make_game):
+    game = make_game("usa", 4)
+    claim_all(game, "Ann", "helena--seattle", "portland--seattle")
+    game.apply(SetOwners((("helena--seattle", "Bob"), ("portland--seattle", None),
+                          ("denver--helena", "ann"), ("calgary--helena", None))))
+    assert game.owner("helena--seattle") == "Bob"
+    assert game.owner("portland--seattle") is None
+    assert game.owner("denver--helena") == "Ann"
+    assert (game.trains_left("Ann"), game.trains_left("Bob")) == (41, 39)
+
+
+def test_set_owners_applies_all_or_nothing(make_game):
+    game = make_game("usa", 2)
+    game.apply(ClaimRoute("Ann", "helena--seattle"))
+    before = game.to_json()
+    with pytest.raises(IllegalMove, match="only one lane"):
+        game.apply(SetOwners((("helena--seattle", None),
+                              ("denver--salt-lake-city", "Ann"),
+                              ("denver--salt-lake-city--2", "Bob"))))
+    assert game.to_json() == before
+
+
+def test_set_owners_refuses_malformed_changes():
+    with pytest.raises(InvalidGame, match="pair"):
+        action_from_json({"type": "owners", "changes": [["a--b"]]})

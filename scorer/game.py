@@ -104,12 +104,14 @@ class SetExpressOrder:
 
 @dataclass(frozen=True, slots=True)
 class SetOwners:
-    """Several lanes changing hands at once (a photo's corrections): one step to undo.
+    """Several lanes (and stations) changing hands at once, as read from a photo: one step.
 
-    ``changes`` pairs a route id with its new owner (None: released). All are applied, or none.
+    ``changes`` pairs a route id with its new owner (None: released), ``stations`` a city with
+    the owner of its station (None: no station). All are applied, or none.
     """
 
     changes: tuple[tuple[str, str | None], ...]
+    stations: tuple[tuple[str, str | None], ...] = ()
     type: ClassVar[str] = "owners"
 
 
@@ -128,7 +130,7 @@ def action_to_json(action: Action) -> dict[str, Any]:
     data: dict[str, Any] = {"type": action.type}
     for name in (f.name for f in fields(action)):
         value = getattr(action, name)
-        if name == "changes":
+        if name in ("changes", "stations") and isinstance(action, SetOwners):
             value = [list(change) for change in value]
         data[name] = list(value) if isinstance(value, tuple) else value
     return data
@@ -147,8 +149,8 @@ def action_from_json(data: Mapping[str, Any]) -> Action:
             kwargs[name] = _optional_points(data.get(name))
         elif name == "order":
             kwargs[name] = _optional_names(data.get(name), "express_order")
-        elif name == "changes":
-            kwargs[name] = _changes(data.get(name))
+        elif cls is SetOwners:
+            kwargs[name] = _changes(data.get(name, [] if name == "stations" else None), name)
         else:
             kwargs[name] = _text(data.get(name), name)
     return cls(**kwargs)
@@ -185,15 +187,15 @@ def _optional_names(value: Any, field: str) -> tuple[str, ...] | None:
     return tuple(_text(v, field) for v in value)
 
 
-def _changes(value: Any) -> tuple[tuple[str, str | None], ...]:
+def _changes(value: Any, field: str) -> tuple[tuple[str, str | None], ...]:
     if not isinstance(value, list | tuple) or len(value) > 500:
-        raise InvalidGame("Field 'changes' must be a list of [route, owner] pairs.")
+        raise InvalidGame(f"Field {field!r} must be a list of [name, owner] pairs.")
     changes = []
     for item in value:
         if not isinstance(item, list | tuple) or len(item) != 2:
-            raise InvalidGame("Each change must be a [route, owner] pair.")
+            raise InvalidGame(f"Each entry of {field!r} must be a [name, owner] pair.")
         owner = None if item[1] is None else _text(item[1], "owner")
-        changes.append((_text(item[0], "route"), owner))
+        changes.append((_text(item[0], field), owner))
     return tuple(changes)
 
 
@@ -422,13 +424,15 @@ class Game:
                 del self._tickets[index]
             case SetExpressOrder(order=order):
                 self.express_order = self._check_express_order(order)
-            case SetOwners(changes=changes):
-                self._set_owners(changes)
+            case SetOwners(changes=changes, stations=stations):
+                self._set_owners(changes, stations)
             case _:
                 raise InvalidGame(f"Unknown action {action!r}.")
 
-    def _set_owners(self, changes: Sequence[tuple[str, str | None]]) -> None:
-        """Release every changed lane, then claim the new owners', on a trial copy first."""
+    def _set_owners(self, changes: Sequence[tuple[str, str | None]],
+                    stations: Sequence[tuple[str, str | None]] = ()) -> None:
+        """Release every changed lane and station, then place the new owners', on a trial copy
+        first so that a refused change leaves the game as it was."""
         trial = self.copy()
         wanted = {}
         for route_id, player in changes:
@@ -441,6 +445,17 @@ class Game:
         for route_id, player in changed.items():
             if player is not None:
                 trial.apply(ClaimRoute(player, route_id))
+        placed = {}
+        for city, player in stations:
+            city = trial.board.city(city)
+            placed[city] = None if player is None else trial.player(player)
+        moved = {city: p for city, p in placed.items() if trial.station_at(city) != p}
+        for city in moved:
+            if trial.station_at(city) is not None:
+                trial.apply(RemoveStation(city))
+        for city, player in moved.items():
+            if player is not None:
+                trial.apply(PlaceStation(player, city))
         self.__dict__.update(trial.__dict__)
 
     # -- rules checks

@@ -286,7 +286,8 @@ def test_an_express_order_outside_express_is_refused(make_game):
     [ClaimRoute("Ann", "x--y"), UnclaimRoute("x--y"), PlaceStation("Ann", "Paris"),
      RemoveStation("Paris"), AddTicket("Ann", "A", "B", 5), AddTicket("Ann", "A", "B"),
      RemoveTicket("Ann", "A", "B"), SetExpressOrder(("Ann", "Bob")), SetExpressOrder(None),
-     SetOwners((("x--y", "Ann"), ("y--z", None)))],
+     SetOwners((("x--y", "Ann"), ("y--z", None))),
+     SetOwners((("x--y", "Ann"),), (("Paris", "Bob"), ("Wien", None)))],
 )
 def test_actions_round_trip_through_json(action):
     assert action_from_json(action.to_json()) == action
@@ -440,3 +441,12 @@ def test_set_owners_applies_all_or_nothing(make_game):
 def test_set_owners_refuses_malformed_changes():
     with pytest.raises(InvalidGame, match="pair"):
         action_from_json({"type": "owners", "changes": [["a--b"]]})
+
+
+def test_set_owners_moves_stations_too(make_game):
+    game = make_game("europe")
+    game.apply(PlaceStation("Ann", "Paris"))
+    game.apply(SetOwners((("paris--zurich", "Bob"),), (("Paris", None), ("Wien", "Ann"),
+                                                         ("Roma", "Bob"))))
+    assert {(s.player, s.city) for s in game.stations} == {("Ann", "Wien"), ("Bob", "Roma")}
+    assert game.owner("paris--zurich") == "Bob"

@@ -45,7 +45,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = _instance_secret(Path(app.instance_path))
 
-    from scorer.web import api, common, db, games, i18n, play, results, security, share
+    from scorer.web import api, common, db, games, i18n, play, results, scan, security, share
 
     app.json.sort_keys = False  # type: ignore[attr-defined]  # keep the spec's field order
     db.init_app(app)
@@ -54,6 +54,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     common.init_app(app)
     for module in (games, play, results, share, api):
         app.register_blueprint(module.bp)
+    scan.init_app(app)
     return app
 
 

@@ -26,7 +26,7 @@ from scorer.scoring import Scoresheet, score
 from scorer.web import store
 from scorer.web.db import get_db
 from scorer.web.i18n import _, translate_error
-from scorer.web.svg import board_shapes
+from scorer.web.svg import board_shapes, board_svg
 
 MODES = ("routes", "stations", "ticket")
 _ACTIVE_KEPT = 12  # games whose selected player the session remembers
@@ -182,4 +182,4 @@ def flash_message(text: str, error: bool = False) -> None:
 
 def init_app(app: Flask) -> None:
     app.register_error_handler(HTTPException, _http_error)
-    app.jinja_env.globals["variants"] = VARIANTS
+    app.jinja_env.globals.update(variants=VARIANTS, board_svg=board_svg)

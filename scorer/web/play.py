@@ -67,10 +67,14 @@ def answer(
             flash_message(error or message or "", error=bool(error))
         extra = {"a": custom[0], "b": custom[1], "_anchor": "custom-ticket"} if custom else {}
         return back_to("play.game_page", game_id=stored.id, **extra)
+    if error:
+        # Nothing changed: only the message (and the ticket being picked) needs updating.
+        body = render_template("partials/_refused.html", error=error, oob=True, custom=custom,
+                               stored=stored, active=active, first_city=ui.get("first_city", ""))
+        return Response(body, status=status, headers={"HX-Reswap": "none"})
     context = live_context(stored, editable=True, active=active, **ui)
     return render_template(
-        "partials/_live.html", message=message, error=error, oob=True, custom=custom,
-        **context,
+        "partials/_live.html", message=message, oob=True, **context,
     ), status
 
 

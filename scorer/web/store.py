@@ -96,8 +96,10 @@ def _now() -> str:
 
 
 def _db_key(db: sqlite3.Connection) -> str:
-    row = db.execute("PRAGMA database_list").fetchone()
-    return str(row["file"])
+    path = getattr(db, "path", None)
+    if path is None:
+        path = str(db.execute("PRAGMA database_list").fetchone()["file"])
+    return path
 
 
 def setup_of(game: Game) -> dict[str, Any]:

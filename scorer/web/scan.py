@@ -1,0 +1,482 @@
+"""Scan the board: a photo in, the detected lanes to review and correct by tap, then apply.
+
+A scan lives in the instance folder (``scans/<game>/<scan>/``): the photo as uploaded, the
+detection, the players' corrections, and the rectified photo the review draws the lanes on.
+Nothing touches the game until the players confirm; then every difference goes in as one
+``SetOwners`` action, so a single Undo takes the whole photo back.
+
+Detection is slow and memory-hungry, so at most ``SCAN_WORKERS`` run at once per process;
+a further upload waits up to ``SCAN_WAIT`` seconds for a slot, then gets a "busy" answer.
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+import shutil
+import threading
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from flask import (
+    Blueprint,
+    Flask,
+    abort,
+    current_app,
+    render_template,
+    request,
+    send_file,
+    url_for,
+)
+from werkzeug.exceptions import RequestEntityTooLarge
+from werkzeug.wrappers import Response
+
+from scorer.errors import ScorerError
+from scorer.game import SetOwners
+from scorer.web import store
+from scorer.web.common import back_to, flash_message, get_game, is_htmx, refuse
+from scorer.web.db import get_db
+from scorer.web.i18n import FR, _
+from scorer.web.svg import board_shapes, hit_line
+
+bp = Blueprint("scan", __name__, url_prefix="/games/<game_id>/scan")
+
+MAX_PHOTO_BYTES = 25 * 1024 * 1024
+KEEP_SCANS = 3  # per game: older scans are deleted
+RECTIFIED_WIDTH = 1200  # px of the rectified photo under the review map
+CORNER_PHOTO_LONG = 1600  # px of the photo shown to place corners by hand
+DOUBT_BELOW = 0.75  # a lane read with less confidence is listed first, to check
+
+_slots: threading.BoundedSemaphore | None = None
+
+
+def _busy_message() -> str:
+    return _("The scanner is busy with other photos: try again in a moment.")
+
+
+@dataclass(frozen=True)
+class LaneView:
+    id: str
+    a: str
+    b: str
+    detected: str | None  # player name the photo says (None: empty)
+    proposed: str | None  # after the players' corrections
+    current: str | None  # owner in the game now
+    confidence: float
+    doubtful: bool
+
+    @property
+    def change(self) -> str | None:
+        if self.proposed == self.current:
+            return None
+        if self.current is None:
+            return "add"
+        return "remove" if self.proposed is None else "change"
+
+
+# --- storage --------------------------------------------------------------------------------
+
+
+def _game_dir(game_id: str) -> Path:
+    return Path(current_app.instance_path) / "scans" / game_id
+
+
+def _scan_dir(game_id: str, scan_id: str) -> Path:
+    if not scan_id.replace("-", "").replace("_", "").isalnum() or len(scan_id) > 40:
+        abort(404)
+    path = _game_dir(game_id) / scan_id
+    if not path.is_dir():
+        abort(404)
+    return path
+
+
+def _read(path: Path) -> dict[str, Any]:
+    return json.loads(path.read_text(encoding="utf-8"))
+
+
+def _write(path: Path, data: dict[str, Any]) -> None:
+    # Write then rename: a crash never leaves half a file behind.
+    tmp = path.with_suffix(".tmp")
+    tmp.write_text(json.dumps(data), encoding="utf-8")
+    tmp.replace(path)
+
+
+def _prune(game_id: str, keep: str) -> None:
+    scans = sorted(_game_dir(game_id).iterdir(), key=lambda p: p.stat().st_mtime, reverse=True)
+    for old in [p for p in scans if p.name != keep][KEEP_SCANS - 1:]:
+        shutil.rmtree(old, ignore_errors=True)
+
+
+# --- detection ------------------------------------------------------------------------------
+
+
+class ScannerBusy(Exception):
+    """Every detection slot stayed taken for SCAN_WAIT seconds: nothing was read."""
+
+
+def _run_detection(stored: store.StoredGame, folder: Path,
+                   corners: list[list[float]] | None = None) -> None:
+    """Detect the lanes on the stored photo and store the result (or why it failed)."""
+    from scorer.vision import detect  # OpenCV loads with the first scan, not with the app
+
+    game = stored.game
+    slots = _slots
+    assert slots is not None
+    if not slots.acquire(timeout=current_app.config["SCAN_WAIT"]):
+        raise ScannerBusy
+    try:
+        data = (folder / "photo").read_bytes()
+        detection = detect(data, game.board, [p.color for p in game.players], corners)
+        _write_rectified(data, detection, game.board, folder)
+    except ScorerError as exc:
+        result = _read(folder / "scan.json")
+        result["error"] = str(exc)
+        result["rejected"] = type(exc).__name__ == "ImageRejected"
+        _write(folder / "scan.json", result)
+        return
+    finally:
+        slots.release()
+    by_color = {p.color: p.name for p in game.players}
+    lanes = {
+        r.route: {"owner": by_color.get(r.owner) if r.owner else None,
+                  "color": r.owner, "confidence": round(r.confidence, 3)}
+        for r in detection.routes
+    }
+    stations = {s.city: by_color.get(s.owner) for s in detection.stations}
+    _write(folder / "scan.json", {
+        "detection": detection.to_json(), "confidence": detection.confidence,
+        "lanes": lanes, "stations": {c: p for c, p in stations.items() if p},
+        "proposed": {}, "photo_size": list(detection.photo_size),
+    })
+
+
+def _write_rectified(data: bytes, detection: Any, board: Any, folder: Path) -> None:
+    """The photo warped onto the board's art frame, for the review map's background."""
+    import cv2
+    import numpy as np
+
+    from scorer.vision.decode import decode_scaled
+
+    image, scale = decode_scaled(data, 2000)
+    art_to_photo = np.array(detection.homography, dtype=np.float64).reshape(3, 3)
+    width, height = int(board.art_frame["width"]), int(board.art_frame["height"])
+    factor = RECTIFIED_WIDTH / width
+    to_output = np.diag([factor, factor, 1.0])
+    warp = to_output @ np.linalg.inv(np.diag([scale, scale, 1.0]) @ art_to_photo)
+    size = (RECTIFIED_WIDTH, round(height * factor))
+    rectified = cv2.warpPerspective(image, warp, size, flags=cv2.INTER_AREA)
+    ok, jpeg = cv2.imencode(".jpg", rectified, [cv2.IMWRITE_JPEG_QUALITY, 80])
+    if ok:
+        (folder / "rectified.jpg").write_bytes(jpeg.tobytes())
+
+
+def _lane_views(stored: store.StoredGame, result: dict[str, Any]) -> list[LaneView]:
+    game = stored.game
+    proposed = result.get("proposed", {})
+    players = {p.name for p in game.players}
+    views = []
+    for route in game.board.routes.values():
+        read = result["lanes"].get(route.id, {"owner": None, "confidence": 0.0, "color": None})
+        detected = read["owner"]
+        choice = proposed.get(route.id, detected)
+        if choice is not None and choice not in players:
+            choice = None
+        stray = read.get("color") is not None and detected is None  # a colour not in the game
+        views.append(LaneView(
+            id=route.id, a=route.a, b=route.b, detected=detected, proposed=choice,
+            current=game.owner(route.id), confidence=float(read["confidence"]),
+            doubtful=route.id not in proposed and (read["confidence"] < DOUBT_BELOW or stray),
+        ))
+    return views
+
+
+def _station_changes(stored: store.StoredGame, result: dict[str, Any]) -> list[tuple]:
+    """(city, detected owner, current owner) for each city where they differ (Europe)."""
+    game = stored.game
+    if not game.variant.stations:
+        return []
+    found: dict[str, str] = result.get("stations", {})
+    cities = set(found) | {s.city for s in game.stations}
+    return sorted((c, found.get(c), game.station_at(c)) for c in cities
+                  if found.get(c) != game.station_at(c))
+
+
+# --- views ----------------------------------------------------------------------------------
+
+
+@bp.get("")
+def scan_page(game_id: str) -> str:
+    stored = get_game(game_id)
+    return render_template("pages/scan.html", stored=stored, game=stored.game,
+                           max_mb=MAX_PHOTO_BYTES // (1024 * 1024))
+
+
+@bp.post("")
+def upload(game_id: str) -> Response | tuple[str, int]:
+    stored = get_game(game_id)
+    try:
+        photo = request.files.get("photo")
+    except RequestEntityTooLarge:
+        return _upload_error(stored, _("The photo is larger than {mb} MB: send a smaller one.",
+                                       mb=MAX_PHOTO_BYTES // (1024 * 1024)), 413)
+    if photo is None or not photo.filename:
+        return _upload_error(stored, _("Choose a photo of the board first."), 400)
+    data = photo.stream.read(MAX_PHOTO_BYTES + 1)
+    if len(data) > MAX_PHOTO_BYTES:
+        return _upload_error(stored, _("The photo is larger than {mb} MB: send a smaller one.",
+                                       mb=MAX_PHOTO_BYTES // (1024 * 1024)), 413)
+    if not data:
+        return _upload_error(stored, _("The file is empty: take the photo again."), 400)
+    scan_id = secrets.token_urlsafe(9)
+    folder = _game_dir(game_id) / scan_id
+    folder.mkdir(parents=True)
+    (folder / "photo").write_bytes(data)
+    _write(folder / "scan.json", {"lanes": {}, "stations": {}, "proposed": {}})
+    _prune(game_id, scan_id)
+    try:
+        _run_detection(stored, folder)
+    except ScannerBusy:
+        shutil.rmtree(folder, ignore_errors=True)
+        return _upload_error(stored, _busy_message(), 503)
+    target = url_for("scan.review", game_id=game_id, scan_id=scan_id)
+    if is_htmx():
+        response = Response(status=204)
+        response.headers["HX-Redirect"] = target
+        return response
+    return back_to("scan.review", game_id=game_id, scan_id=scan_id)
+
+
+def _upload_error(stored: store.StoredGame, message: str, status: int) -> tuple[str, int]:
+    return render_template("pages/scan.html", stored=stored, game=stored.game, error=message,
+                           max_mb=MAX_PHOTO_BYTES // (1024 * 1024)), status
+
+
+@bp.get("/<scan_id>")
+def review(game_id: str, scan_id: str) -> tuple[str, int] | str:
+    stored = get_game(game_id)
+    folder = _scan_dir(game_id, scan_id)
+    result = _read(folder / "scan.json")
+    if result.get("error"):
+        return render_template(
+            "pages/scan_failed.html", stored=stored, scan_id=scan_id, error=result["error"],
+            can_place_corners=not result.get("rejected"),
+        ), 422
+    return render_template("pages/scan_review.html", **_review_context(stored, scan_id, result))
+
+
+def _review_context(stored: store.StoredGame, scan_id: str, result: dict[str, Any]) -> dict:
+    lanes = _lane_views(stored, result)
+    by_id = {lane.id: lane for lane in lanes}
+    colors = {p.name: p.color for p in stored.game.players}
+    shapes = board_shapes(stored.game.board.name)
+    routes = stored.game.board.routes
+    return {
+        "stored": stored, "game": stored.game, "scan_id": scan_id, "shapes": shapes,
+        "lanes": by_id, "colors": colors, "hit_lines": {r: hit_line(routes[r]) for r in by_id},
+        "doubtful": sorted((lane for lane in lanes if lane.doubtful),
+                           key=lambda lane: lane.confidence),
+        "changes": [lane for lane in lanes if lane.change and not lane.doubtful],
+        "claimed": sum(lane.proposed is not None for lane in lanes),
+        "stations": _station_changes(stored, result),
+        "confidence": result.get("confidence", 1.0),
+        "has_photo": (_scan_dir(stored.id, scan_id) / "rectified.jpg").exists(),
+        "elapsed_ms": result.get("detection", {}).get("elapsed_ms"),
+    }
+
+
+@bp.post("/<scan_id>/lanes/<route_id>")
+def set_lane(game_id: str, scan_id: str, route_id: str) -> Response | tuple[str, int] | str:
+    """Correct one lane: the owner chosen in the list, or the next player on a map tap."""
+    stored = get_game(game_id)
+    folder = _scan_dir(game_id, scan_id)
+    result = _read(folder / "scan.json")
+    try:
+        route = stored.game.board.route(route_id[:120])
+    except ScorerError:
+        abort(404)
+    names = [p.name for p in stored.game.players]
+    current = {lane.id: lane for lane in _lane_views(stored, result)}[route.id].proposed
+    if "owner" in request.form:
+        owner = request.form["owner"] or None
+        if owner is not None and owner not in names:
+            abort(400)
+    else:  # a tap cycles: nobody, then each player in turn
+        cycle = [None, *names]
+        owner = cycle[(cycle.index(current) + 1) % len(cycle)]
+    result["proposed"][route.id] = owner
+    _write(folder / "scan.json", result)
+    if is_htmx():
+        return render_template("partials/_scan_review.html",
+                               **_review_context(stored, scan_id, result))
+    return back_to("scan.review", game_id=game_id, scan_id=scan_id)
+
+
+@bp.post("/<scan_id>/apply")
+def apply(game_id: str, scan_id: str) -> Response | tuple[str, int] | str:
+    stored = get_game(game_id)
+    folder = _scan_dir(game_id, scan_id)
+    result = _read(folder / "scan.json")
+    if result.get("error"):
+        abort(409)
+    lanes = _lane_views(stored, result)
+    changes = tuple((lane.id, lane.proposed) for lane in lanes
+                    if lane.change and (not lane.doubtful or lane.id in result["proposed"]))
+    stations = tuple((city, found) for city, found, _now in _station_changes(stored, result))
+    if not changes and not stations:
+        flash_message(_("The photo matches the game: nothing to change."))
+        return back_to("play.game_page", game_id=game_id)
+    try:
+        store.record(get_db(), game_id, SetOwners(changes, stations))
+    except ScorerError as exc:
+        context = _review_context(stored, scan_id, result)
+        return render_template("pages/scan_review.html", error=refuse(exc), **context), 422
+    except KeyError:
+        abort(404)
+    counts = {kind: sum(1 for lane in lanes if lane.change == kind and (lane.id, lane.proposed)
+                        in changes) for kind in ("add", "change", "remove")}
+    flash_message(_("Photo applied: {add} added, {change} changed, {remove} removed "
+                    "(Undo takes it all back).", **counts))
+    shutil.rmtree(folder, ignore_errors=True)
+    return back_to("play.game_page", game_id=game_id)
+
+
+@bp.get("/<scan_id>/rectified.jpg")
+def rectified(game_id: str, scan_id: str) -> Response:
+    get_game(game_id)
+    path = _scan_dir(game_id, scan_id) / "rectified.jpg"
+    if not path.exists():
+        abort(404)
+    return send_file(path, mimetype="image/jpeg", max_age=3600)
+
+
+def _shown_photo(folder: Path) -> float:
+    """Write the reduced upright photo the corners are placed on; returns photo px per its px."""
+    import cv2
+
+    from scorer.vision.decode import decode_scaled
+
+    meta = folder / "shown.json"
+    if meta.exists():
+        return float(_read(meta)["factor"])
+    image, scale = decode_scaled((folder / "photo").read_bytes(), CORNER_PHOTO_LONG)
+    ok, jpeg = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, 80])
+    (folder / "shown.jpg").write_bytes(jpeg.tobytes())
+    _write(meta, {"factor": 1 / scale})
+    return 1 / scale
+
+
+@bp.get("/<scan_id>/photo.jpg")
+def photo(game_id: str, scan_id: str) -> Response:
+    """The photo, upright and reduced, to place the corners on by hand."""
+    get_game(game_id)
+    path = _scan_dir(game_id, scan_id) / "shown.jpg"
+    if not path.exists():
+        abort(404)
+    return send_file(path, mimetype="image/jpeg", max_age=3600)
+
+
+@bp.get("/<scan_id>/corners")
+def corners_page(game_id: str, scan_id: str) -> tuple[str, int] | str:
+    stored = get_game(game_id)
+    folder = _scan_dir(game_id, scan_id)
+    result = _read(folder / "scan.json")
+    try:
+        factor = _shown_photo(folder)
+    except ScorerError as exc:  # not an image at all: nothing to place corners on
+        return render_template("pages/scan_failed.html", stored=stored, scan_id=scan_id,
+                               error=refuse(exc), can_place_corners=False), 422
+    found = result.get("detection", {}).get("corners") or []
+    return render_template("pages/scan_corners.html", stored=stored, scan_id=scan_id,
+                           found=found, factor=factor)
+
+
+@bp.post("/<scan_id>/corners")
+def set_corners(game_id: str, scan_id: str) -> Response | tuple[str, int]:
+    """Read the board again with the four corners the players placed (in photo pixels)."""
+    stored = get_game(game_id)
+    folder = _scan_dir(game_id, scan_id)
+    try:
+        values = [float(request.form.get(f"c{i}", "")) for i in range(8)]
+    except ValueError:
+        values = []
+    if len(values) != 8 or not all(0 <= v < 100_000 for v in values):
+        flash_message(_("Place all four corners of the board, in order."), error=True)
+        return back_to("scan.corners_page", game_id=game_id, scan_id=scan_id)
+    corners = [values[i:i + 2] for i in range(0, 8, 2)]
+    try:
+        _run_detection(stored, folder, corners)
+    except ScannerBusy:
+        flash_message(_busy_message(), error=True)
+        return back_to("scan.corners_page", game_id=game_id, scan_id=scan_id)
+    return back_to("scan.review", game_id=game_id, scan_id=scan_id)
+
+
+def _allow_photo_upload() -> None:
+    """Raise the body limit for photo uploads only, before anything reads the form."""
+    if request.endpoint == "scan.upload":
+        request.max_content_length = MAX_PHOTO_BYTES + 64 * 1024
+
+
+def init_app(app: Flask) -> None:
+    global _slots
+    app.config.setdefault("SCAN_WORKERS", 2)
+    app.config.setdefault("SCAN_WAIT", 60)
+    _slots = threading.BoundedSemaphore(app.config["SCAN_WORKERS"])
+    # First of all before-request hooks: the CSRF check reads the form, hence the body.
+    app.before_request_funcs.setdefault(None, []).insert(0, _allow_photo_upload)
+    app.register_blueprint(bp)
+
+
+FR.update({
+    "Scan the board": "Photographier le plateau",
+    "Take or choose a photo of the whole board, from above, in good light.":
+        "Prenez ou choisissez une photo du plateau entier, vue de dessus, bien éclairée.",
+    "Photo of the board": "Photo du plateau",
+    "Read the board": "Lire le plateau",
+    "Reading the board…": "Lecture du plateau…",
+    "Nothing changes in the game until you apply the result.":
+        "Rien ne change dans la partie avant que vous appliquiez le résultat.",
+    "Back to the game": "Retour à la partie",
+    "The photo is larger than {mb} MB: send a smaller one.":
+        "La photo dépasse {mb} Mo : envoyez-en une plus petite.",
+    "Choose a photo of the board first.": "Choisissez d'abord une photo du plateau.",
+    "The file is empty: take the photo again.": "Le fichier est vide : reprenez la photo.",
+    "The scanner is busy with other photos: try again in a moment.":
+        "Le lecteur traite d'autres photos : réessayez dans un instant.",
+    "Check the photo": "Vérifiez la photo",
+    "{claimed} lanes claimed on the photo, {doubtful} to check.":
+        "{claimed} voies prises sur la photo, {doubtful} à vérifier.",
+    "Tap a lane to change its owner: nobody, then each player in turn.":
+        "Touchez une voie pour changer son propriétaire : personne, puis chaque joueur.",
+    "To check": "À vérifier",
+    "Changes to the game": "Changements dans la partie",
+    "added": "ajoutée",
+    "changed": "changée",
+    "removed": "retirée",
+    "nobody": "personne",
+    "Set": "Choisir",
+    "Stations": "Gares",
+    "Apply to the game": "Appliquer à la partie",
+    "Corners wrong? Place them by hand": "Coins faux ? Placez-les à la main",
+    "Photo applied: {add} added, {change} changed, {remove} removed (Undo takes it all back).":
+        "Photo appliquée : {add} ajoutées, {change} changées, {remove} retirées "
+        "(Annuler reprend tout).",
+    "The photo matches the game: nothing to change.":
+        "La photo correspond à la partie : rien à changer.",
+    "The board could not be read": "Le plateau n'a pas pu être lu",
+    "Place the corners by hand": "Placer les coins à la main",
+    "Try another photo": "Essayer une autre photo",
+    "Place the corners": "Placez les coins",
+    "Tap the four outer corners of the board, border included, in this order: top-left, "
+    "top-right, bottom-right, bottom-left (city names upright).":
+        "Touchez les quatre coins extérieurs du plateau, bordure comprise, dans cet ordre : "
+        "haut gauche, haut droite, bas droite, bas gauche (noms des villes à l'endroit).",
+    "Start again": "Recommencer",
+    "Read with these corners": "Lire avec ces coins",
+    "Place all four corners of the board, in order.":
+        "Placez les quatre coins du plateau, dans l'ordre.",
+    "Confidence": "Confiance",
+    "read in {ms} ms": "lu en {ms} ms",
+    "Nothing to check and nothing to change.": "Rien à vérifier ni à changer.",
+})

@@ -1,0 +1,251 @@
+"""The game page: taps on lanes and cities, the player bar, undo/redo, and their errors."""
+
+from __future__ import annotations
+
+import re
+
+from scorer.web import create_app
+from tests.web.conftest import lane_class, message
+
+
+def game_url(game_id: str) -> str:
+    return f"/games/{game_id}"
+
+
+def test_game_page_draws_every_lane_and_city_with_the_hooks(client, europe):
+    page = client.get(game_url(europe))
+    assert page.status_code == 200
+    assert page.text.count("data-route-id=") == 101
+    assert page.text.count("data-city=") == 47
+    for name in ("Ann", "Bob", "Cleo"):
+        assert f'<button type="submit" name="player" value="{name}"' in page.text
+        assert f'data-player="{name}"' in page.text
+
+
+def test_a_tap_claims_the_lane_for_the_selected_player(client, europe):
+    answer = client.hx(f"/games/{europe}/routes/paris--zurich", {"player": "Bob", "do": "claim"})
+    assert answer.status_code == 200
+    assert "own-blue" in lane_class(answer.text, "paris--zurich")
+    assert message(answer.text).startswith("Bob claims Paris–Zürich")
+    assert 'hx-swap-oob="true"' in answer.text
+    score = client.get(f"/api/games/{europe}/score").get_json()
+    assert score["players"][1]["routes"] == ["paris--zurich"]
+
+
+def test_a_tap_without_player_uses_the_one_selected_in_the_session(client, europe):
+    client.hx(f"/games/{europe}/player", {"player": "Cleo"})
+    answer = client.hx(f"/games/{europe}/routes/paris--zurich")
+    assert "own-green" in lane_class(answer.text, "paris--zurich")
+    assert 'data-player="Cleo" aria-pressed="true"' in client.get(game_url(europe)).text
+
+
+def test_tapping_an_owned_lane_again_releases_it_and_undo_brings_it_back(client, europe):
+    client.hx(f"/games/{europe}/routes/paris--zurich", {"player": "Ann"})
+    released = client.hx(f"/games/{europe}/routes/paris--zurich", {"player": "Ann"})
+    assert "own" not in lane_class(released.text, "paris--zurich")
+    assert "released" in message(released.text)
+    undone = client.hx(f"/games/{europe}/undo")
+    assert "own-red" in lane_class(undone.text, "paris--zurich")
+    assert message(undone.text) == "Undone: Paris–Zürich released."
+    redone = client.hx(f"/games/{europe}/redo")
+    assert "own" not in lane_class(redone.text, "paris--zurich")
+    assert message(redone.text) == "Redone: Paris–Zürich released."
+
+
+def test_releasing_another_players_lane_is_refused_with_a_message(client, europe):
+    client.hx(f"/games/{europe}/routes/paris--zurich", {"player": "Ann"})
+    answer = client.hx(f"/games/{europe}/routes/paris--zurich", {"player": "Bob"})
+    assert answer.status_code == 422
+    assert message(answer.text) == "Paris–Zürich belongs to Ann: select Ann to release it."
+    assert answer.headers["HX-Reswap"] == "none"
+    owner = client.get(f"/api/games/{europe}/score").get_json()["players"][0]["routes"]
+    assert owner == ["paris--zurich"]
+
+
+def test_a_double_click_claims_once_and_explains_the_second(client, europe):
+    first = client.hx(f"/games/{europe}/routes/paris--zurich", {"player": "Ann", "do": "claim"})
+    second = client.hx(f"/games/{europe}/routes/paris--zurich", {"player": "Ann", "do": "claim"})
+    assert first.status_code == 200 and second.status_code == 422
+    assert "already claimed by Ann" in message(second.text)
+    page = client.get(game_url(europe)).text
+    assert "1 action" in page and "2 actions" not in page
+
+
+def test_both_lanes_of_a_double_are_refused_to_one_player(client):
+    game = client.api_game({"variant": "europe", "players": [
+        {"name": n, "color": c} for n, c in
+        (("Ann", "red"), ("Bob", "blue"), ("Cleo", "green"), ("Dan", "black"))]})
+    client.hx(f"/games/{game}/routes/bruxelles--paris", {"player": "Ann"})
+    answer = client.hx(f"/games/{game}/routes/bruxelles--paris--2", {"player": "Ann"})
+    assert answer.status_code == 422
+    assert "both lanes" in message(answer.text)
+
+
+def test_in_a_two_player_game_the_other_lane_closes(client, usa):
+    answer = client.hx(f"/games/{usa}/routes/denver--salt-lake-city", {"player": "Ann"})
+    assert "closed" in lane_class(answer.text, "denver--salt-lake-city--2")
+    refused = client.hx(f"/games/{usa}/routes/denver--salt-lake-city--2", {"player": "Bob"})
+    assert refused.status_code == 422
+    assert "only one lane" in message(refused.text)
+
+
+def test_a_lane_longer_than_the_trains_left_is_refused(client):
+    claims = [{"player": "Ann", "route": r} for r in (
+        "calgary--winnipeg", "duluth--helena", "duluth--toronto", "el-paso--houston",
+        "el-paso--los-angeles", "helena--seattle", "miami--new-orleans")]
+    game = client.api_game({"variant": "usa", "players": [
+        {"name": "Ann", "color": "red"}, {"name": "Bob", "color": "blue"}], "claims": claims})
+    left = client.get(f"/api/games/{game}/score").get_json()["players"][0]["trains_left"]
+    assert left < 6
+    answer = client.hx(f"/games/{game}/routes/atlanta--miami", {"player": "Ann"})
+    assert answer.status_code == 422
+    assert message(answer.text) == (
+        "Ann has 3 trains left and cannot claim Atlanta–Miami (length 5).")
+
+
+def test_an_unknown_route_or_city_is_refused_with_suggestions(client, europe):
+    answer = client.hx(f"/games/{europe}/routes/paris--zurch", {"player": "Ann"})
+    assert answer.status_code == 422
+    assert "Unknown route" in message(answer.text)
+    city = client.hx(f"/games/{europe}/cities/Pariss", {"player": "Ann", "mode": "stations"})
+    assert city.status_code == 422
+    assert "Did you mean Paris" in message(city.text)
+
+
+def test_without_javascript_a_claim_redirects_and_the_page_shows_the_message(client, europe):
+    answer = client.post(f"/games/{europe}/routes/paris--zurich", {"player": "Ann", "do": "claim"})
+    assert answer.status_code == 303
+    assert answer.headers["Location"].endswith(game_url(europe))
+    page = client.get(game_url(europe)).text
+    assert "Ann claims Paris–Zürich" in page
+    assert "own-red" in lane_class(page, "paris--zurich")
+
+
+def test_without_javascript_a_refused_claim_redirects_with_the_error(client, europe):
+    client.post(f"/games/{europe}/routes/paris--zurich", {"player": "Ann", "do": "claim"})
+    client.post(f"/games/{europe}/routes/paris--zurich", {"player": "Bob", "do": "claim"})
+    page = client.get(game_url(europe)).text
+    assert "already claimed by Ann" in page and "data-error" in page
+
+
+def test_every_lane_and_city_links_to_a_page_with_plain_forms(client, europe):
+    page = client.get(game_url(europe)).text
+    assert f'href="/games/{europe}/routes/paris--zurich"' in page
+    route = client.get(f"/games/{europe}/routes/paris--zurich")
+    assert route.status_code == 200
+    assert 'method="post"' in route.text and "Claim for Ann" in route.text
+    city = client.get(f"/games/{europe}/cities/Z%C3%BCrich")
+    assert city.status_code == 200
+    assert "Station for Bob" in city.text and "Zürich" in city.text
+    assert client.get(f"/games/{europe}/routes/nowhere--else").status_code == 404
+    assert client.get(f"/games/{europe}/cities/Gotham").status_code == 404
+
+
+def test_the_route_page_says_why_a_player_cannot_claim(client, usa):
+    client.hx(f"/games/{usa}/routes/denver--salt-lake-city", {"player": "Ann"})
+    page = client.get(f"/games/{usa}/routes/denver--salt-lake-city--2").text
+    assert "only one lane" in page
+
+
+def test_station_mode_places_and_removes_a_station(client, europe):
+    placed = client.hx(f"/games/{europe}/cities/Zurich", {"player": "Ann", "mode": "stations"})
+    assert placed.status_code == 200
+    assert message(placed.text) == "Ann places a station in Zürich."
+    assert re.search(r'class="city has-station[^"]*" data-city="Zürich"', placed.text)
+    assert 'class="station pc-red"' in placed.text
+    removed = client.hx(f"/games/{europe}/cities/Zürich", {"player": "Ann", "mode": "stations"})
+    assert "Station in Zürich removed" in message(removed.text)
+    assert 'class="station' not in removed.text
+
+
+def test_another_players_station_is_not_removed_by_a_tap(client, europe):
+    client.hx(f"/games/{europe}/cities/Wien", {"player": "Ann", "mode": "stations"})
+    answer = client.hx(f"/games/{europe}/cities/Wien", {"player": "Bob", "mode": "stations"})
+    assert answer.status_code == 422
+    assert message(answer.text) == "Wien has Ann's station: select Ann to remove it."
+
+
+def test_a_fourth_station_and_stations_on_usa_are_refused(client, europe, usa):
+    for city in ("Wien", "Paris", "Berlin"):
+        client.hx(f"/games/{europe}/cities/{city}", {"player": "Ann", "mode": "stations"})
+    answer = client.hx(f"/games/{europe}/cities/Roma", {"player": "Ann", "mode": "stations"})
+    assert answer.status_code == 422 and "all 3 stations" in message(answer.text)
+    usa_answer = client.hx(f"/games/{usa}/cities/Denver", {"player": "Ann", "do": "station"})
+    assert usa_answer.status_code == 422 and "only on Europe" in message(usa_answer.text)
+
+
+def test_in_routes_mode_a_city_tap_explains_the_modes(client, europe):
+    answer = client.hx(f"/games/{europe}/cities/Wien", {"player": "Ann", "mode": "routes"})
+    assert answer.status_code == 200
+    assert "Stations or Ticket" in message(answer.text)
+
+
+def test_final_round_banner_appears_at_two_trains_or_fewer(client):
+    game = client.api_game({"variant": "express", "players": [
+        {"name": "Ann", "color": "red"}, {"name": "Bob", "color": "blue"}]})
+    # 25 of Ann's 27 trains: 6 + 8 + 4 + 4 + 3 spaces.
+    for route in ("budapest--kyiv", "petrograd--stockholm", "athina--brindisi",
+                  "berlin--danzig", "paris--zurich"):
+        assert "data-final-round" not in client.get(game_url(game)).text
+        client.hx(f"/games/{game}/routes/{route}", {"player": "Ann"})
+    left = client.get(f"/api/games/{game}/score").get_json()["players"][0]["trains_left"]
+    assert left == 2
+    page = client.get(game_url(game)).text
+    assert "data-final-round" in page and "Final round! Ann reached" in page
+
+
+def test_undo_and_redo_with_nothing_to_do_say_so(client, europe):
+    undo = client.hx(f"/games/{europe}/undo")
+    assert undo.status_code == 409 and message(undo.text) == "Nothing to undo."
+    redo = client.hx(f"/games/{europe}/redo")
+    assert redo.status_code == 409 and message(redo.text) == "Nothing to redo."
+
+
+def test_a_double_click_on_undo_undoes_only_once(client, europe):
+    client.hx(f"/games/{europe}/routes/paris--zurich", {"player": "Ann"})
+    client.hx(f"/games/{europe}/routes/berlin--wien", {"player": "Ann"})
+    first = client.hx(f"/games/{europe}/undo", {"cursor": "2"})
+    second = client.hx(f"/games/{europe}/undo", {"cursor": "2"})
+    assert first.status_code == 200 and second.status_code == 409
+    assert "Already done" in message(second.text)
+    routes = client.get(f"/api/games/{europe}/score").get_json()["players"][0]["routes"]
+    assert routes == ["paris--zurich"]
+
+
+def test_a_new_action_after_undo_drops_the_redo(client, europe):
+    client.hx(f"/games/{europe}/routes/paris--zurich", {"player": "Ann"})
+    client.hx(f"/games/{europe}/undo")
+    client.hx(f"/games/{europe}/routes/berlin--wien", {"player": "Ann"})
+    assert client.hx(f"/games/{europe}/redo").status_code == 409
+
+
+def test_polling_answers_204_until_the_game_changes(client, europe):
+    page = client.get(game_url(europe)).text
+    version = re.search(r'/live\?v=(\d+)', page).group(1)
+    headers = {"HX-Request": "true"}
+    same = client.get(f"/games/{europe}/live?v={version}", headers=headers)
+    assert same.status_code == 204
+    client.hx(f"/games/{europe}/routes/paris--zurich", {"player": "Ann"})
+    changed = client.get(f"/games/{europe}/live?v={version}", headers=headers)
+    assert changed.status_code == 200
+    assert "own-red" in lane_class(changed.text, "paris--zurich")
+    assert client.get(f"/games/{europe}/live?v={version}").status_code == 303
+
+
+def test_a_restart_loses_nothing_confirmed(app, client, europe):
+    client.hx(f"/games/{europe}/routes/paris--zurich", {"player": "Ann"})
+    client.hx(f"/games/{europe}/cities/Wien", {"player": "Bob", "mode": "stations"})
+    client.hx(f"/games/{europe}/undo")
+    again = create_app({"TESTING": True, "DATABASE": app.config["DATABASE"],
+                        "SECRET_KEY": "other"})
+    page = again.test_client().get(game_url(europe)).text
+    assert "own-red" in lane_class(page, "paris--zurich")
+    assert "has-station" not in page
+    assert "Redo" in page and "data-redo disabled" not in page
+
+
+def test_an_unknown_game_is_a_404_page(client):
+    page = client.get("/games/not-a-game")
+    assert page.status_code == 404
+    assert "Nothing here" in page.text
+    assert client.hx("/games/not-a-game/routes/paris--zurich").status_code == 404

@@ -60,6 +60,8 @@ class LaneView:
     id: str
     a: str
     b: str
+    color: str  # printed colour, to tell the lanes of a double apart
+    double: bool
     detected: str | None  # player name the photo says (None: empty)
     proposed: str | None  # after the players' corrections
     current: str | None  # owner in the game now
@@ -184,7 +186,8 @@ def _lane_views(stored: store.StoredGame, result: dict[str, Any]) -> list[LaneVi
             choice = None
         stray = read.get("color") is not None and detected is None  # a colour not in the game
         views.append(LaneView(
-            id=route.id, a=route.a, b=route.b, detected=detected, proposed=choice,
+            id=route.id, a=route.a, b=route.b, color=route.color,
+            double=bool(game.board.siblings(route)), detected=detected, proposed=choice,
             current=game.owner(route.id), confidence=float(read["confidence"]),
             doubtful=route.id not in proposed and (read["confidence"] < DOUBT_BELOW or stray),
         ))

@@ -19,7 +19,8 @@ SAMPLES = Path(__file__).resolve().parents[2] / "sample_photos"
 
 
 def sample(name: str) -> tuple[bytes, dict]:
-    return (SAMPLES / f"{name}.jpg").read_bytes(), json.loads((SAMPLES / f"{name}.json").read_text())
+    truth = json.loads((SAMPLES / f"{name}.json").read_text())
+    return (SAMPLES / f"{name}.jpg").read_bytes(), truth
 
 
 def new_game(client, variant: str, colors: list[str]) -> str:

@@ -64,9 +64,11 @@ PIECE_RGB = {
     "black": (34, 34, 36),
 }
 
-SPACE_LEN, SPACE_WID = 54.0, 16.0  # a printed space, art px
-TRAIN_LEN, TRAIN_WID, TRAIN_H_CM = 58.0, 22.0, 0.6  # a plastic train footprint (art px) + height
-STATION_LEN, STATION_WID, STATION_H_CM = 20.0, 17.0, 1.0
+# A printed space with its light rim, art px (the data's 54 x 16 is the coloured field); lanes
+# of a double are 22.6 px apart, so a train's footprint is a little narrower than that.
+SPACE_LEN, SPACE_WID = 58.0, 19.0
+TRAIN_LEN, TRAIN_WID, TRAIN_H_CM = 60.0, 21.0, 0.75  # plastic train footprint (art px), height
+STATION_LEN, STATION_WID, STATION_H_CM = 27.0, 21.0, 1.1
 
 
 # ---------------------------------------------------------------------------- the game
@@ -311,19 +313,32 @@ def render_board(scene: Scene, cam: Camera, scale: float, rng: np.random.Generat
     land = cv2.GaussianBlur(land, (0, 0), 40 * k) + 0.35 * smooth_noise(rng, (mh, mw), 14)
     land = ((land > 0.45).astype(np.float32))
     land = cv2.GaussianBlur(land, (0, 0), 1.5 * k)
-    paper = np.array(bgr((214, 210, 198)), np.float32)
-    sea = np.array(bgr((168, 184, 190)), np.float32)
+    paper = np.array(bgr((200, 198, 190)), np.float32)
+    sea = np.array(bgr((166, 182, 190)), np.float32)
     area = land[..., None] * paper + (1 - land[..., None]) * sea
-    grain = smooth_noise(rng, (mh, mw), 120) * 9 + smooth_noise(rng, (mh, mw), 25) * 9
+    # mottled relief print: fine bright/dark speckle, stronger in "mountain" blobs
+    hills = (smooth_noise(rng, (mh, mw), 10) > 0.2).astype(np.float32)
+    hills = cv2.GaussianBlur(hills, (0, 0), 20 * k)
+    grain = (smooth_noise(rng, (mh, mw), 400) * (8 + 14 * hills) + smooth_noise(rng, (mh, mw), 25)
+             * 8 + smooth_noise(rng, (mh, mw), 150) * 10 * hills)
     area += grain[..., None] + rng.normal(0, 3, (mh, mw, 1)).astype(np.float32)
     relief = (np.abs(smooth_noise(rng, (mh, mw), 70)) < 0.04) * (smooth_noise(rng, (mh, mw), 6) > 0)
     area -= (cv2.GaussianBlur(relief.astype(np.float32), (0, 0), 0.6 * k) * 28)[..., None]
     coast = np.abs(cv2.Laplacian(land, cv2.CV_32F, ksize=3))
     area -= (cv2.GaussianBlur(coast, (0, 0), 1.2 * k) * 400).clip(0, 70)[..., None]
-    for _ in range(int(rng.integers(18, 30))):  # faint borders / rivers
+    for _ in range(int(rng.integers(18, 30))):  # rivers
         pts = np.cumsum(rng.normal(0, 18 * k, (12, 2)), 0) + rng.uniform((0, 0), (mw, mh))
         cv2.polylines(area, [pts.astype(np.int32)], False, bgr((150, 146, 138)),
                       max(1, round(1.2 * k)), cv2.LINE_AA)
+    for _ in range(int(rng.integers(14, 24))):  # state borders: long, nearly straight
+        start = rng.uniform((0, 0), (mw, mh))
+        heading = rng.uniform(0, 2 * math.pi)
+        steps = [(math.cos(heading + rng.normal(0, 0.15)), math.sin(heading + rng.normal(0, 0.15)))
+                 for _ in range(int(rng.integers(2, 6)))]
+        pts = start + np.cumsum(np.array(steps) * rng.uniform(60, 200) * k, 0)
+        pts = np.vstack([start, pts])
+        cv2.polylines(area, [pts.astype(np.int32)], False, bgr((112, 110, 106)),
+                      max(1, round(1.0 * k)), cv2.LINE_AA)
     img[round(y0):round(y0) + mh, round(x0):round(x0) + mw] = area.clip(0, 255)
     cv2.rectangle(img, (round(x0), round(y0)), (round(x1), round(y1)), bgr((70, 40, 25)),
                   max(1, round(3 * k)), cv2.LINE_AA)
@@ -333,12 +348,13 @@ def render_board(scene: Scene, cam: Camera, scale: float, rng: np.random.Generat
             cx, cy = art(sp.x, sp.y)
             poly = rounded_rect(cx, cy, SPACE_LEN * k, SPACE_WID * k, sp.angle, 3 * k)
             base = PRINTED_RGB[r.color]
-            fill(img, poly, bgr(base, 1 + 0.04 * rng.standard_normal()))
-            inner = rounded_rect(cx, cy, (SPACE_LEN - 10) * k, (SPACE_WID - 8) * k, sp.angle,
-                                 2 * k)
-            fill(img, inner, bgr(base, 1.07))
-            edge = (40, 34, 30) if r.color != "black" else (20, 18, 18)
-            outline(img, poly, bgr(edge), round(1.0 * k))
+            fill(img, poly, bgr((226, 222, 212)))
+            outline(img, poly, bgr((70, 62, 56)), round(0.7 * k))
+            field_ = rounded_rect(cx, cy, (SPACE_LEN - 4) * k, (SPACE_WID - 4) * k, sp.angle,
+                                  2 * k)
+            fill(img, field_, bgr(base, 1 + 0.04 * rng.standard_normal()))
+            cv2.circle(img, (round(cx), round(cy)), max(1, round(3.5 * k)), bgr(base, 1.2),
+                       max(1, round(1.1 * k)), cv2.LINE_AA)
             if r.tunnel:
                 _tunnel_marks(img, cx, cy, sp.angle, k)
             if i < r.ferry_locomotives:
@@ -348,8 +364,10 @@ def render_board(scene: Scene, cam: Camera, scale: float, rng: np.random.Generat
         cx, cy = art(c.x, c.y)
         cv2.circle(img, (round(cx), round(cy)), round(12 * k), bgr((236, 224, 196)), -1,
                    cv2.LINE_AA)
-        cv2.circle(img, (round(cx), round(cy)), round(8.5 * k), bgr((205, 88, 34)), -1,
+        cv2.circle(img, (round(cx), round(cy)), round(8.5 * k), bgr((160, 62, 34)), -1,
                    cv2.LINE_AA)
+        cv2.circle(img, (round(cx - 1 * k), round(cy - 1 * k)), round(5.5 * k),
+                   bgr((205, 95, 45)), -1, cv2.LINE_AA)
         cv2.circle(img, (round(cx), round(cy)), round(8.5 * k), bgr((90, 40, 20)),
                    max(1, round(1.5 * k)), cv2.LINE_AA)
         cv2.circle(img, (round(cx - 3 * k), round(cy - 3 * k)), max(1, round(2.5 * k)),
@@ -456,9 +474,10 @@ def _pieces(img: np.ndarray, scene: Scene, cam: Camera, scale: float, art: Any, 
         for sp, color in zip(board.routes[rid].spaces, cols, strict=True):
             if color is None:
                 continue
-            jit = rng.normal(0, 1.6, 2)
+            sloppy = rng.random() < 0.06  # now and then a piece sits well off its space
+            jit = rng.normal(0, 5.0 if sloppy else 1.8, 2)
             cx, cy = art(sp.x + jit[0], sp.y + jit[1])
-            ang = sp.angle + rng.normal(0, 2.5)
+            ang = sp.angle + rng.normal(0, 8.0 if sloppy else 3.0)
             items.append((cx, cy, ang, TRAIN_LEN * k, TRAIN_WID * k, TRAIN_H_CM * scale, color))
     for city, color in scene.stations:
         c = board.cities[city]
@@ -469,7 +488,7 @@ def _pieces(img: np.ndarray, scene: Scene, cam: Camera, scale: float, art: Any, 
     cam_z = cam.C[2] * scale
     light_az = rng.uniform(0, 2 * math.pi)
     light = np.array([math.cos(light_az), math.sin(light_az)])
-    shadow_len = math.tan(math.radians(rng.uniform(25, 50)))
+    shadow_len = math.tan(math.radians(rng.uniform(10, 35)))  # lamps are mostly overhead
     H, W = img.shape[:2]
     shade = np.zeros((H, W), np.float32)
     occl = np.zeros((H, W), np.float32)
@@ -480,7 +499,7 @@ def _pieces(img: np.ndarray, scene: Scene, cam: Camera, scale: float, art: Any, 
         fill(occl, rounded_rect(cx, cy, ln + 4 * k, wd + 4 * k, ang, 4 * k), 1.0)
     shade = cv2.GaussianBlur(shade, (0, 0), 0.12 * scale)
     occl = cv2.GaussianBlur(occl, (0, 0), 0.06 * scale)
-    img[:] = (img * (1 - 0.42 * shade - 0.18 * occl)[..., None]).clip(0, 255)
+    img[:] = (img * (1 - 0.3 * shade - 0.15 * occl)[..., None]).clip(0, 255)
     items.sort(key=lambda it: -math.hypot(it[0] - cam_xy[0], it[1] - cam_xy[1]))
     for cx, cy, ang, ln, wd, h, color in items:
         _block(img, cx, cy, ang, ln, wd, h, PIECE_RGB[color], cam_xy, cam_z, light, k,
@@ -520,6 +539,11 @@ def _block(img: np.ndarray, cx: float, cy: float, ang: float, ln: float, wd: flo
         fill(img, np.array([base[i], base[j], mid[j], mid[i]]), bgr(rgb, lit))
         fill(img, np.array([mid[i], mid[j], top[j], top[i]]), bgr(rgb, lit + 0.15))
     fill(img, top, bgr(rgb, 1.0))
+    c_top = top.mean(0)
+    roof = c_top + (top - c_top) * 0.92
+    roof = roof + ((top[0] + top[1]) / 2 - (top[2] + top[3]) / 2) * np.array(
+        [[-0.2], [-0.2], [0.2], [0.2]])
+    fill(img, roof, bgr(rgb, 1.12))
     # a glossy highlight along the lit edge of the top, and the grooves between wagons
     hi = max(range(4), key=lambda i: float(-normals[i] @ light))
     j = (hi + 1) % 4
@@ -553,9 +577,12 @@ def table_texture(kind: str, rng: np.random.Generator, xs: np.ndarray, ys: np.nd
         ang = rng.uniform(0, math.pi)
         along = xs * math.cos(ang) + ys * math.sin(ang)
         across = -xs * math.sin(ang) + ys * math.cos(ang)
-        grain = np.sin(across * 2.1 + n1 * 6 + np.sin(along * 0.05) * 2)
-        plank = np.mod(across, rng.uniform(11, 16))
-        tex = base * (1 + 0.1 * grain[..., None] + 0.08 * n2[..., None])
+        warp = n1 * 4 + np.sin(along * 0.07) * 0.8
+        grain = np.sin((across + warp) * 9.0) * 0.5 + np.sin((across + warp * 1.3) * 3.1) * 0.5
+        width = rng.uniform(11, 16)
+        plank = np.mod(across, width)
+        tone = np.sin(np.floor(across / width) * 12.9898) * 0.08  # each plank its own shade
+        tex = base * (1 + 0.07 * grain[..., None] + 0.06 * n2[..., None] + tone[..., None])
         tex *= np.where(plank < 0.18, 0.55, 1.0)[..., None]
     elif kind == "cloth":
         c1 = np.array(bgr(((190, 40, 40), (40, 70, 150), (40, 120, 70))[int(rng.integers(3))]))
@@ -708,7 +735,7 @@ def render_photo(scene: Scene) -> tuple[np.ndarray, dict[str, Any]]:
     return out, ground_truth(scene, "", corners)
 
 
-def encode_jpeg(img: np.ndarray, max_bytes: int = 3_000_000) -> bytes:
+def encode_jpeg(img: np.ndarray, max_bytes: int = 2_400_000) -> bytes:
     """JPEG at the best quality (<= 92) that keeps the file under max_bytes."""
     for q in range(92, 50, -4):
         ok, buf = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, q])

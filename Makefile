@@ -5,8 +5,9 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 HOST ?= 127.0.0.1
 PORT ?= 8000
+THREADS ?= 16
 
-.PHONY: run test lint bench clean
+.PHONY: run serve test lint bench clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -16,6 +17,10 @@ $(STAMP): pyproject.toml
 
 run: $(STAMP)
 	$(BIN)/python -m scorer serve --host $(HOST) --port $(PORT)
+
+# A production server (waitress: pure Python, many threads) for several tables at once.
+serve: $(STAMP)
+	$(BIN)/waitress-serve --listen=$(HOST):$(PORT) --threads=$(THREADS) --call scorer.web:create_app
 
 test: $(STAMP)
 	$(BIN)/ruff check .

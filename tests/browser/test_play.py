@@ -1,0 +1,146 @@
+"""Playing a game on a phone: pick the player, tap lanes and cities, tickets, undo and redo."""
+
+import re
+
+from playwright.sync_api import expect
+
+TWO = [("Ann", "red"), ("Bob", "blue")]
+
+
+def owned_by(color: str) -> re.Pattern[str]:
+    return re.compile(rf"\bown-{color}\b")
+
+
+def test_a_tapped_lane_takes_the_owner_colour_and_counts_down_trains(phone, table, shot):
+    table.new_game("usa", TWO, name="Tuesday night")
+    shot(phone, "new-usa-game")
+    expect(table.player_button("Ann")).to_have_attribute("aria-pressed", "true")
+    assert table.trains_left("Ann") == 45
+
+    table.tap_lane("helena--seattle", zoom=False)  # a single lane, tapped on the whole board
+    expect(table.lane("helena--seattle")).to_have_class(owned_by("red"))
+    expect(table.player_button("Ann").locator("[data-trains-left]")).to_have_text("39")
+    expect(table.message()).to_contain_text("Ann claims Helena–Seattle: +15 points")
+    shot(phone, "ann-claims-helena-seattle")
+
+    table.select("Bob")
+    table.tap_lane("denver--salt-lake-city")
+    expect(table.lane("denver--salt-lake-city")).to_have_class(owned_by("blue"))
+    expect(table.player_button("Bob").locator("[data-trains-left]")).to_have_text("42")
+    assert table.trains_left("Ann") == 39
+    shot(phone, "bob-claims-denver-salt-lake-city-zoomed")
+
+    owners = {p["name"]: p["routes"] for p in table.score()["players"]}
+    assert owners == {"Ann": ["helena--seattle"], "Bob": ["denver--salt-lake-city"]}
+    assert phone.problems == []
+
+
+def test_the_second_lane_of_a_double_in_a_two_player_game_is_refused_with_a_reason(
+    phone, table, shot
+):
+    table.new_game("usa", TWO)
+    table.tap_lane("denver--salt-lake-city")
+    expect(table.lane("denver--salt-lake-city")).to_have_class(owned_by("red"))
+    expect(table.lane("denver--salt-lake-city--2")).to_have_class(re.compile(r"\bclosed\b"))
+
+    table.select("Bob")
+    table.tap_lane("denver--salt-lake-city--2")
+    error = table.message().locator("[data-error]")
+    expect(error).to_be_visible()
+    expect(error).to_contain_text("only one lane")
+    expect(error).to_contain_text("Ann")
+    shot(phone, "double-lane-refused")
+
+    expect(table.lane("denver--salt-lake-city--2")).not_to_have_class(re.compile(r"\bown\b"))
+    assert table.trains_left("Bob") == 45
+    bob = next(p for p in table.score()["players"] if p["name"] == "Bob")
+    assert bob["routes"] == []
+
+
+def test_a_station_borrows_a_route_and_completes_a_ticket_on_europe(phone, table, shot):
+    table.new_game("europe", TWO)
+    for route in ("paris--zurich", "munchen--wien"):
+        table.tap_lane(route)
+        expect(table.lane(route)).to_have_class(owned_by("red"))
+    table.select("Bob")
+    table.tap_lane("munchen--zurich")
+    expect(table.lane("munchen--zurich")).to_have_class(owned_by("blue"))
+
+    table.select("Ann")
+    table.mode("stations")
+    table.tap_city("Zürich")
+    expect(table.city("Zürich")).to_have_class(re.compile(r"\bhas-station\b"))
+    expect(table.city("Zürich").locator(".station")).to_have_class(re.compile(r"\bpc-red\b"))
+    expect(table.message()).to_contain_text("station in Zürich")
+    shot(phone, "station-in-zurich")
+
+    table.search_deck("wien").locator('[data-add-ticket="Paris–Wien"]').tap()
+    ticket = table.tickets_of("Ann").locator('[data-ticket="Paris–Wien"]')
+    expect(ticket).to_have_attribute("data-completed", "true")
+    expect(ticket).to_contain_text("Zürich")
+    shot(phone, "ticket-completed-with-station")
+
+    ann = next(p for p in table.score()["players"] if p["name"] == "Ann")
+    assert ann["stations_placed"] == 1
+    [ticket] = ann["tickets"]
+    assert (ticket["from"], ticket["to"], ticket["points"], ticket["completed"]) == (
+        "Paris", "Wien", 8, True)
+    assert ann["borrowed_routes"] == [{"city": "Zürich", "route": "munchen--zurich"}]
+    assert phone.problems == []
+
+
+def test_deck_search_and_custom_tickets_are_added_for_the_selected_player(phone, table, shot):
+    table.new_game("usa", TWO)
+    table.select("Bob")
+    results = table.search_deck("den")
+    expect(results).to_contain_text("Denver – El Paso")
+    shot(phone, "deck-search")
+    results.locator('[data-add-ticket="Denver–El Paso"]').tap()
+    bob_tickets = table.tickets_of("Bob")
+    expect(bob_tickets.locator('[data-ticket="Denver–El Paso"]')).to_have_attribute(
+        "data-completed", "false")
+
+    custom = phone.locator("#custom-ticket")
+    custom.locator('input[name="a"]').fill("Boston")
+    custom.locator('input[name="b"]').fill("Seattle")
+    custom.locator('input[name="points"]').fill("13")
+    custom.locator("button[type=submit]").tap()
+    expect(bob_tickets.locator('[data-ticket="Boston–Seattle"]')).to_contain_text("13")
+    shot(phone, "custom-ticket")
+
+    bob = next(p for p in table.score()["players"] if p["name"] == "Bob")
+    assert {(t["from"], t["to"], t["points"]) for t in bob["tickets"]} == {
+        ("Denver", "El Paso", 4), ("Boston", "Seattle", 13)}
+    expect(table.tickets_of("Ann").locator('[data-ticket]')).to_have_count(0)
+
+
+def test_undo_takes_back_the_last_tap_and_redo_puts_it_back(phone, table, shot):
+    table.new_game("usa", TWO)
+    lane = table.lane("helena--seattle")
+    table.tap_lane("helena--seattle")
+    expect(lane).to_have_class(owned_by("red"))
+
+    phone.locator("[data-undo]").tap()
+    expect(lane).not_to_have_class(re.compile(r"\bown\b"))
+    expect(table.player_button("Ann").locator("[data-trains-left]")).to_have_text("45")
+    expect(table.message()).to_contain_text("Undone")
+    expect(phone.locator("[data-undo]")).to_be_disabled()
+    shot(phone, "undone")
+    assert table.score()["players"][0]["routes"] == []
+
+    phone.locator("[data-redo]").tap()
+    expect(lane).to_have_class(owned_by("red"))
+    expect(table.player_button("Ann").locator("[data-trains-left]")).to_have_text("39")
+    expect(phone.locator("[data-redo]")).to_be_disabled()
+    shot(phone, "redone")
+    assert table.score()["players"][0]["routes"] == ["helena--seattle"]
+
+
+def test_typing_in_the_deck_search_box_lists_matching_tickets(phone, table, shot):
+    """The search box searches as one types (no need to find the Search button)."""
+    table.new_game("usa", TWO)
+    box = phone.locator("#add-ticket input[type=search]")
+    box.tap()
+    box.press_sequentially("den", delay=30)
+    expect(phone.locator("#ticket-results")).to_contain_text("Denver – El Paso")
+    shot(phone, "typed-search")

@@ -1,0 +1,76 @@
+"""The results view on a phone: the totals the JSON API computes, and the longest path."""
+
+import re
+
+from playwright.sync_api import expect
+
+FIGURE_EIGHT = [
+    "helena--seattle", "portland--seattle", "portland--salt-lake-city",
+    "helena--salt-lake-city", "denver--helena", "denver--salt-lake-city",
+]
+
+
+def shown_totals(page) -> dict[str, int]:
+    cards = page.locator("[data-player]:has([data-total])")
+    return {
+        card.get_attribute("data-player"): int(card.locator("[data-total]").get_attribute(
+            "data-total"))
+        for card in cards.all()
+    }
+
+
+def test_results_show_the_totals_of_the_score_api_and_the_winner(phone, table, shot):
+    game_id = table.api_game({
+        "variant": "usa",
+        "players": [{"name": "Ann", "color": "red"}, {"name": "Bob", "color": "blue"},
+                    {"name": "Cat", "color": "green"}],
+        "claims": [{"player": "Ann", "route": r} for r in FIGURE_EIGHT]
+        + [{"player": "Bob", "route": "duluth--omaha"},
+           {"player": "Cat", "route": "kansas-city--omaha"}],
+        "tickets": [{"player": "Ann", "from": "Denver", "to": "El Paso"},
+                    {"player": "Bob", "from": "Duluth", "to": "Omaha", "points": 3}],
+    })
+    phone.goto(f"/games/{game_id}")
+    phone.locator("[data-results-link]").tap()
+    phone.wait_for_url(f"**/games/{game_id}/results")
+    shot(phone, "results")
+
+    api = table.score(game_id)
+    assert shown_totals(phone) == {p["name"]: p["total"] for p in api["players"]}
+    # Ann: 15 + 1 + 15 + 4 + 7 + 4 route points, Denver–El Paso failed (-4), +10 longest.
+    assert shown_totals(phone)["Ann"] == 52
+    expect(phone.locator("[data-winners]")).to_have_attribute("data-winners", "Ann")
+    expect(phone.locator("[data-winners]")).to_contain_text("Ann wins")
+    assert phone.problems == []
+
+
+def test_the_longest_path_view_draws_the_whole_figure_eight(phone, table, shot):
+    game_id = table.api_game({
+        "variant": "usa",
+        "players": [{"name": "Ann", "color": "red"}, {"name": "Bob", "color": "blue"}],
+        "claims": [{"player": "Ann", "route": r} for r in FIGURE_EIGHT]
+        + [{"player": "Bob", "route": "duluth--omaha"}],
+    })
+    phone.goto(f"/games/{game_id}/results")
+    path = phone.locator('#path-view [data-path-player="Ann"]')
+    expect(path).to_have_attribute("data-length", "23")
+    cities = path.locator(".path-cities li").all_inner_texts()
+    assert {cities[0], cities[-1]} == {"Helena", "Salt Lake City"}
+    for route in FIGURE_EIGHT:
+        expect(phone.locator(f'#path-view [data-route-id="{route}"]')).to_have_class(
+            re.compile(r"\bon-path\b"))
+    expect(phone.locator('#path-view [data-route-id="duluth--omaha"]')).not_to_have_class(
+        re.compile(r"\bon-path\b"))
+    phone.locator("#path-view").scroll_into_view_if_needed()
+    shot(phone, "longest-path-ann")
+
+    phone.locator('[data-show-path="Bob"]').tap()
+    expect(phone.locator('#path-view [data-path-player="Bob"]')).to_have_attribute(
+        "data-length", "2")
+    expect(phone.locator('#path-view [data-route-id="duluth--omaha"]')).to_have_class(
+        re.compile(r"\bon-path\b"))
+    expect(phone.locator('#path-view [data-route-id="helena--seattle"]')).not_to_have_class(
+        re.compile(r"\bon-path\b"))
+    shot(phone, "longest-path-bob")
+    api = {p["name"]: p["longest_path"]["length"] for p in table.score(game_id)["players"]}
+    assert api == {"Ann": 23, "Bob": 2}

@@ -151,12 +151,12 @@ _TIEBREAK_FR = (
      f"{_names_fr(m['n'])} ont réalisé le plus de billets ({m['c']})"),
     (re.compile(r"^all completed (?P<n>\d+) tickets?$"),
      lambda m: f"tous ont réalisé {m['n']} billet{'s' if m['n'] != '1' else ''}"),
-    (re.compile(r"^(?P<n>.+) holds? the (?P<b>.+) bonus$"),
-     lambda m: f"{_names_fr(m['n'])} "
-               f"{'détiennent' if ' and ' in m['n'] else 'détient'} le bonus {m['b']}"),
     (re.compile(r"^all hold the (?P<b>.+) bonus$"), lambda m: f"tous ont le bonus {m['b']}"),
     (re.compile(r"^none holds the (?P<b>.+) bonus$"),
      lambda m: f"personne n'a le bonus {m['b']}"),
+    (re.compile(r"^(?P<n>.+) holds? the (?P<b>.+) bonus$"),
+     lambda m: f"{_names_fr(m['n'])} "
+               f"{'détiennent' if ' and ' in m['n'] else 'détient'} le bonus {m['b']}"),
 )
 
 
@@ -283,6 +283,7 @@ FR.update({
     "Player": "Joueur",
     "Player {n}": "Joueur {n}",
     "Players (2 to 5; Express 2 to 4)": "Joueurs (2 à 5 ; Express 2 à 4)",
+    "Photo": "Photo",
     "Points": "Points",
     "Points must be a whole number, not {value}.":
         "Les points sont un nombre entier, pas {value}.",

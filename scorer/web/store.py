@@ -269,7 +269,7 @@ def history(db: sqlite3.Connection, limit: int = 200) -> list[GameSummary]:
     """Games, most recently changed first, with their current winners (cached per version)."""
     rows = db.execute(
         "SELECT id, name, variant, setup, cursor, version, created, updated, summary,"
-        " summary_version FROM games ORDER BY updated DESC, created DESC LIMIT ?", (limit,)
+        " summary_version FROM games ORDER BY updated DESC, rowid DESC LIMIT ?", (limit,)
     ).fetchall()
     result = []
     for row in rows:
@@ -294,7 +294,7 @@ def history(db: sqlite3.Connection, limit: int = 200) -> list[GameSummary]:
 def recent_names(db: sqlite3.Connection, limit: int = 12) -> list[str]:
     """Player names of the latest games, most recent first, each once."""
     names: dict[str, None] = {}
-    for row in db.execute("SELECT setup FROM games ORDER BY created DESC LIMIT 30"):
+    for row in db.execute("SELECT setup FROM games ORDER BY created DESC, rowid DESC LIMIT 30"):
         for player in json.loads(row["setup"])["players"]:
             names.setdefault(player["name"], None)
     return list(names)[:limit]

@@ -1,0 +1,78 @@
+"""French and English: every message has its French, core errors and tie-breaks translate."""
+
+from __future__ import annotations
+
+import ast
+import re
+from pathlib import Path
+
+import pytest
+
+from scorer.web import i18n
+
+ROOT = Path(__file__).resolve().parents[2]
+# The pages and modules of the table app (the scan pages keep their own catalogue checks).
+TEMPLATES = [p for p in (ROOT / "templates").rglob("*.html") if "scan" not in p.name]
+MODULES = [p for p in (ROOT / "scorer" / "web").glob("*.py") if p.stem != "scan"]
+CALL = re.compile(r"""\b(?:_|plural)\(\s*(?:[\w.]+\s*,\s*)?'((?:[^'\\]|\\.)*)'"""
+                  r"""(?:\s*,\s*'((?:[^'\\]|\\.)*)')?""")
+
+
+def template_messages() -> set[str]:
+    found = set()
+    for path in TEMPLATES:
+        for match in CALL.finditer(path.read_text()):
+            found.update(m for m in match.groups() if m)
+    return found
+
+
+def module_messages() -> set[str]:
+    found = set()
+    for path in MODULES:
+        for node in ast.walk(ast.parse(path.read_text())):
+            if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+                    and node.func.id in ("_", "gettext") and node.args
+                    and isinstance(node.args[0], ast.Constant)):
+                found.add(node.args[0].value)
+    return found
+
+
+def test_every_message_of_the_pages_and_views_has_a_french_translation():
+    messages = template_messages() | module_messages()
+    assert len(messages) > 100
+    missing = sorted(m for m in messages if m not in i18n.FR)
+    assert not missing
+
+
+def test_french_messages_keep_the_same_fields():
+    for english, french in i18n.FR.items():
+        assert set(re.findall(r"{(\w+)}", english)) == set(re.findall(r"{(\w+)}", french)), english
+
+
+@pytest.mark.parametrize(("english", "french"), [
+    ("Paris–Zürich (paris--zurich) is already claimed by Ann.",
+     "Paris–Zürich est déjà prise par Ann."),
+    ("Ann has 3 trains left and cannot claim Atlanta–Miami (length 5).",
+     "Il reste 3 wagon(s) à Ann : pas assez pour Atlanta–Miami (longueur 5)."),
+    ("Unknown city 'Pariss' on the Europe board. Did you mean Paris?",
+     "Ville inconnue « Pariss » sur le plateau Europe. Vouliez-vous dire Paris ?"),
+    ("Ann and Bob both play red: each colour once.",
+     "Ann et Bob jouent tous deux rouge : chaque couleur une seule fois."),
+    ("Something the catalogue does not know.", "Something the catalogue does not know."),
+])
+def test_core_errors_are_translated_into_french(app, english, french):
+    with app.test_request_context(headers={"Accept-Language": "fr"}):
+        assert i18n.translate_error(english) == french
+    with app.test_request_context(headers={"Accept-Language": "en"}):
+        assert i18n.translate_error(english) == english
+
+
+def test_tiebreak_sentences_are_translated(app):
+    sentence = ("Ann and Bob tie on 40 points; Ann and Bob completed the most tickets "
+                "(Ann 3, Bob 3, Cy 1); none holds the Longest path bonus: they share the win.")
+    with app.test_request_context(headers={"Accept-Language": "fr"}):
+        assert i18n.translate_tiebreak(sentence) == (
+            "Ann et Bob sont à égalité avec 40 points ; Ann et Bob ont réalisé le plus de "
+            "billets (Ann 3, Bob 3, Cy 1) ; personne n'a le bonus Longest path : ils se "
+            "partagent la victoire.")
+        assert i18n.translate_tiebreak(None) is None

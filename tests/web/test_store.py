@@ -1,0 +1,100 @@
+"""The SQLite store: migrations, WAL, the action log with its undo cursor, replay."""
+
+from __future__ import annotations
+
+import sqlite3
+
+import pytest
+
+from scorer.errors import IllegalMove
+from scorer.game import ClaimRoute, Game, Player, UnclaimRoute
+from scorer.web import db, store
+
+
+@pytest.fixture
+def conn(tmp_path):  # type: ignore[no-untyped-def]
+    connection = db.connect(tmp_path / "store.sqlite3")
+    db.migrate(connection)
+    yield connection
+    connection.close()
+
+
+def new_game() -> Game:
+    return Game.new("europe", [Player("Ann", "red"), Player("Bob", "blue")])
+
+
+def test_migrations_bring_the_schema_to_the_last_version_once(tmp_path):
+    connection = db.connect(tmp_path / "m.sqlite3")
+    assert db.schema_version(connection) == 0
+    assert db.migrate(connection) == len(db.MIGRATIONS)
+    assert db.schema_version(connection) == len(db.MIGRATIONS)
+    db.migrate(connection)  # a second start changes nothing
+    assert connection.execute("SELECT COUNT(*) FROM schema_version").fetchone()[0] == 1
+    columns = {r[1] for r in connection.execute("PRAGMA table_info(games)")}
+    assert {"id", "share", "cursor", "version", "summary"} <= columns
+
+
+def test_the_database_runs_in_wal_mode(conn):
+    assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+
+
+def test_a_failed_step_leaves_nothing_behind(conn):
+    with pytest.raises(sqlite3.OperationalError), db.transaction(conn):
+        conn.execute("INSERT INTO games (id, share, name, variant, setup, created, updated)"
+                     " VALUES ('x', 'y', 'n', 'usa', '{}', '', '')")
+        conn.execute("INSERT INTO nowhere VALUES (1)")
+    assert conn.execute("SELECT COUNT(*) FROM games").fetchone()[0] == 0
+
+
+def test_the_game_is_the_replay_of_the_log_up_to_the_cursor(conn):
+    game_id = store.create(conn, new_game())
+    store.record(conn, game_id, ClaimRoute("Ann", "paris--zurich"))
+    store.record(conn, game_id, ClaimRoute("Bob", "berlin--wien"))
+    stored, moved = store.move_cursor(conn, game_id, -1)
+    assert moved == ClaimRoute("Bob", "berlin--wien")
+    assert stored.cursor == 1 and len(stored.log) == 2 and stored.can_redo
+    assert [c.route for c in stored.game.claims] == ["paris--zurich"]
+    store._cache.drop((store._db_key(conn), game_id))  # as after a restart
+    fresh = store.load(conn, game_id)
+    assert [c.route for c in fresh.game.claims] == ["paris--zurich"]
+    assert fresh.log == stored.log
+
+
+def test_a_refused_action_is_not_recorded(conn):
+    game_id = store.create(conn, new_game())
+    store.record(conn, game_id, ClaimRoute("Ann", "paris--zurich"))
+    with pytest.raises(IllegalMove):
+        store.record(conn, game_id, UnclaimRoute("berlin--wien"))
+    stored = store.load(conn, game_id)
+    assert stored.cursor == 1 and stored.version == 1
+    assert conn.execute("SELECT COUNT(*) FROM actions").fetchone()[0] == 1
+
+
+def test_recording_after_an_undo_drops_the_undone_actions(conn):
+    game_id = store.create(conn, new_game())
+    store.record(conn, game_id, ClaimRoute("Ann", "paris--zurich"))
+    store.move_cursor(conn, game_id, -1)
+    stored = store.record(conn, game_id, ClaimRoute("Bob", "berlin--wien"))
+    assert stored.log == (ClaimRoute("Bob", "berlin--wien"),) and not stored.can_redo
+
+
+def test_imported_games_are_stored_as_actions(conn):
+    game = Game.from_json({"variant": "europe", "players": [
+        {"name": "Ann", "color": "red"}, {"name": "Bob", "color": "blue"}],
+        "claims": [{"player": "Ann", "route": "paris--zurich"}],
+        "stations": [{"player": "Bob", "city": "Wien"}],
+        "tickets": [{"player": "Ann", "from": "Paris", "to": "Wien"}]})
+    game_id = store.create(conn, game, "x", store.actions_of(game))
+    assert store.load(conn, game_id).game.to_json() == game.to_json()
+
+
+def test_history_and_recent_names(conn):
+    first = store.create(conn, new_game(), "First")
+    store.record(conn, first, ClaimRoute("Bob", "berlin--wien"))
+    store.create(conn, Game.new("usa", [Player("Zoé", "red"), Player("Ann", "blue")]))
+    listed = store.history(conn)
+    assert [g.name for g in listed][1] == "First"
+    assert listed[1].winners == ("Bob",) and listed[0].winners == ()
+    assert store.recent_names(conn) == ["Zoé", "Ann", "Bob"]
+    assert store.rename(conn, first, "Second") and not store.rename(conn, first, " ")
+    assert store.delete(conn, first) and store.load(conn, first) is None

@@ -1,0 +1,226 @@
+"""A real server on loopback and phones that talk to it over HTTP, for the hardening tests
+and the benchmarks.
+
+``thread_server(app)`` runs waitress (the production server of ``make serve``) in a thread of
+the test process; ``ServerProcess`` runs it as a child process on its own database, to be killed
+and restarted. A ``Phone`` is one HTTP client with its own keep-alive connection, session cookie
+and CSRF token, posting forms the way htmx does. Only loopback is ever addressed.
+"""
+
+from __future__ import annotations
+
+import http.client
+import json
+import os
+import re
+import signal
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from http.cookies import SimpleCookie
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlencode
+
+LOOPBACK = "127.0.0.1"
+ROOT = Path(__file__).resolve().parent.parent.parent
+TOKEN = re.compile(r'name="csrf_token" value="([^"]+)"')
+VERSION = re.compile(r'id="board" class="board" data-version="(\d+)"')
+
+
+@dataclass
+class Answer:
+    status: int
+    headers: dict[str, str]
+    body: bytes
+    seconds: float
+
+    @property
+    def text(self) -> str:
+        return self.body.decode("utf-8", "replace")
+
+    def json(self) -> Any:
+        return json.loads(self.body)
+
+    @property
+    def version(self) -> int | None:
+        """The game version a page or live partial shows (``data-version`` of the board)."""
+        found = VERSION.search(self.text)
+        return int(found.group(1)) if found else None
+
+
+@dataclass
+class Phone:
+    """One browser: a keep-alive connection, its cookies, and the CSRF token of its session."""
+
+    port: int
+    timeout: float = 15.0
+    cookies: dict[str, str] = field(default_factory=dict)
+    token: str = ""
+    _conn: http.client.HTTPConnection | None = None
+
+    def open(self) -> Phone:
+        """Load the home page, as a phone does first: the session and its CSRF token."""
+        page = self.get("/")
+        found = TOKEN.search(page.text)
+        assert page.status == 200 and found, (page.status, page.text[:200])
+        self.token = found.group(1)
+        return self
+
+    def close(self) -> None:
+        if self._conn is not None:
+            self._conn.close()
+            self._conn = None
+
+    def request(self, method: str, path: str, body: bytes | None = None,
+                headers: Mapping[str, str] | None = None) -> Answer:
+        sent = {"Host": f"{LOOPBACK}:{self.port}", **(headers or {})}
+        if self.cookies:
+            sent["Cookie"] = "; ".join(f"{k}={v}" for k, v in self.cookies.items())
+        for attempt in (1, 2):
+            if self._conn is None:
+                self._conn = http.client.HTTPConnection(LOOPBACK, self.port, timeout=self.timeout)
+            start = time.perf_counter()
+            try:
+                self._conn.request(method, path, body=body, headers=sent)
+                response = self._conn.getresponse()
+                data = response.read()
+            except (ConnectionError, http.client.RemoteDisconnected,
+                    http.client.CannotSendRequest, http.client.BadStatusLine):
+                # The server closed an idle keep-alive connection: open a new one, once.
+                self.close()
+                if attempt == 2:
+                    raise
+                continue
+            seconds = time.perf_counter() - start
+            if response.will_close:
+                self.close()
+            for header in response.headers.get_all("Set-Cookie") or []:
+                for name, morsel in SimpleCookie(header).items():
+                    self.cookies[name] = morsel.value
+            return Answer(response.status, {k.lower(): v for k, v in response.getheaders()},
+                          data, seconds)
+        raise AssertionError("unreachable")
+
+    def get(self, path: str, hx: bool = False) -> Answer:
+        return self.request("GET", path, headers={"HX-Request": "true"} if hx else None)
+
+    def post(self, path: str, fields: Mapping[str, str] | None = None, *, hx: bool = True,
+             token: bool = True) -> Answer:
+        """A form post: as htmx sends it (token in a header) or as a plain form."""
+        data = dict(fields or {})
+        headers = {"Content-Type": "application/x-www-form-urlencoded"}
+        if hx:
+            headers["HX-Request"] = "true"
+            if token:
+                headers["X-CSRF-Token"] = self.token
+        elif token:
+            data.setdefault("csrf_token", self.token)
+        return self.request("POST", path, urlencode(data).encode(), headers)
+
+    def post_json(self, path: str, document: Any) -> Answer:
+        body = document if isinstance(document, bytes) else json.dumps(document).encode()
+        return self.request("POST", path, body, {"Content-Type": "application/json"})
+
+    def new_game(self, game_file: Mapping[str, Any]) -> str:
+        answer = self.post_json("/api/games", game_file)
+        assert answer.status == 201, answer.text
+        return answer.json()["id"]
+
+
+def players(*names: str) -> list[dict[str, str]]:
+    colors = ("red", "blue", "green", "yellow", "black")
+    return [{"name": n, "color": c} for n, c in zip(names, colors, strict=False)]
+
+
+@contextmanager
+def thread_server(app: Any, threads: int = 8) -> Iterator[int]:
+    """Serve ``app`` with waitress on a free loopback port in a daemon thread; yields the port."""
+    from waitress.server import create_server
+
+    server = create_server(app, host=LOOPBACK, port=0, threads=threads, channel_timeout=30)
+    closing = threading.Event()
+
+    def run() -> None:
+        try:
+            server.run()
+        except (OSError, ValueError):  # the sockets closed under select() on shutdown
+            if not closing.is_set():
+                raise
+
+    runner = threading.Thread(target=run, name="waitress", daemon=True)
+    runner.start()
+    try:
+        yield int(server.effective_port)
+    finally:
+        closing.set()
+        server.task_dispatcher.shutdown(timeout=5)
+        server.trigger.pull_trigger(server.close)  # closed by the loop thread itself
+        runner.join(5)
+
+
+class ServerProcess:
+    """``waitress-serve --call scorer.web:create_app`` (what ``make serve`` runs) as a child
+    process on its own database (TERMINUS_DATABASE) and a free loopback port."""
+
+    def __init__(self, database: Path, threads: int = 8, log: Path | None = None,
+                 env: Mapping[str, str] | None = None) -> None:
+        self.database = Path(database)
+        self.threads = threads
+        self.log = log or self.database.with_suffix(".log")
+        self.env = dict(env or {})
+        self.process: subprocess.Popen[bytes] | None = None
+        self.port = 0
+
+    @property
+    def pid(self) -> int:
+        assert self.process is not None
+        return self.process.pid
+
+    def start(self, timeout: float = 30.0) -> ServerProcess:
+        env = {**os.environ, "TERMINUS_DATABASE": str(self.database),
+               "TERMINUS_SECRET_KEY": "hardening-secret", "PYTHONUNBUFFERED": "1", **self.env}
+        self.log.parent.mkdir(parents=True, exist_ok=True)
+        offset = self.log.stat().st_size if self.log.exists() else 0
+        with open(self.log, "ab") as out:
+            self.process = subprocess.Popen(
+                [sys.executable, "-m", "waitress", f"--listen={LOOPBACK}:0",
+                 f"--threads={self.threads}", "--call", "scorer.web:create_app"],
+                cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT,
+                stdin=subprocess.DEVNULL,
+            )
+        deadline = time.monotonic() + timeout
+        pattern = re.compile(rf"Serving on http://{re.escape(LOOPBACK)}:(\d+)")
+        while time.monotonic() < deadline:
+            found = pattern.search(self.log.read_bytes()[offset:].decode("utf-8", "replace"))
+            if found:
+                self.port = int(found.group(1))
+                return self
+            if self.process.poll() is not None:
+                break
+            time.sleep(0.05)
+        self.stop()
+        raise RuntimeError(f"the server did not start: {self.log.read_text()[-2000:]}")
+
+    def kill(self) -> None:
+        """SIGKILL: no cleanup at all, as in a power-less crash of the process."""
+        if self.process is not None and self.process.poll() is None:
+            os.kill(self.process.pid, signal.SIGKILL)
+            self.process.wait(10)
+
+    def stop(self) -> None:
+        if self.process is not None and self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(10)
+            except subprocess.TimeoutExpired:
+                self.kill()
+
+    def errors(self) -> list[str]:
+        """Tracebacks the app logged (a 500 answer logs 'Exception on ...')."""
+        text = self.log.read_text("utf-8", "replace") if self.log.exists() else ""
+        return [line for line in text.splitlines() if "Exception on" in line]

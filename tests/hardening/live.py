@@ -26,6 +26,8 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlencode
 
+from scorer.boards import load_board
+
 LOOPBACK = "127.0.0.1"
 ROOT = Path(__file__).resolve().parent.parent.parent
 TOKEN = re.compile(r'name="csrf_token" value="([^"]+)"')
@@ -135,6 +137,20 @@ class Phone:
 def players(*names: str) -> list[dict[str, str]]:
     colors = ("red", "blue", "green", "yellow", "black")
     return [{"name": n, "color": c} for n, c in zip(names, colors, strict=False)]
+
+
+def single_lanes(count: int, board_name: str = "europe") -> list[str]:
+    """Short routes (1-2 trains), one lane per pair of cities: no claim can close another."""
+    board = load_board(board_name)
+    seen: set[frozenset[str]] = set()
+    lanes = []
+    for route in sorted(board.routes.values(), key=lambda r: (r.length, r.id)):
+        pair = frozenset((route.a, route.b))
+        if pair not in seen and route.length <= 2:
+            seen.add(pair)
+            lanes.append(route.id)
+    assert len(lanes) >= count
+    return lanes[:count]
 
 
 @contextmanager

@@ -11,8 +11,7 @@ import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 
-from scorer.boards import load_board
-from tests.hardening.live import Answer, Phone, players
+from tests.hardening.live import Answer, Phone, players, single_lanes
 
 NAMES = ("Ann", "Bob", "Cleo", "Dan", "Eve")
 
@@ -20,20 +19,6 @@ NAMES = ("Ann", "Bob", "Cleo", "Dan", "Eve")
 def message(answer: Answer) -> str:
     found = re.search(r'<p class="msg [^"]*"[^>]*>([^<]*)</p>', answer.text)
     return html.unescape(found.group(1)) if found else ""
-
-
-def single_lanes(count: int) -> list[str]:
-    """Short Europe routes, one lane per pair of cities (no double can close another)."""
-    board = load_board("europe")
-    seen: set[frozenset[str]] = set()
-    lanes = []
-    for route in sorted(board.routes.values(), key=lambda r: (r.length, r.id)):
-        pair = frozenset((route.a, route.b))
-        if pair not in seen and route.length <= 2:
-            seen.add(pair)
-            lanes.append(route.id)
-    assert len(lanes) >= count
-    return lanes[:count]
 
 
 def at_once(calls: list[Callable[[], Answer]]) -> list[Answer]:

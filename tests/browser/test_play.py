@@ -58,19 +58,19 @@ def test_the_second_lane_of_a_double_in_a_two_player_game_is_refused_with_a_reas
 
 
 def test_a_station_borrows_a_route_and_completes_a_ticket_on_europe(phone, table, shot):
-    table.new_game("europe", TWO)
+    table.new_game("europe", [("Ann", "yellow"), ("Bob", "black")])
     for route in ("paris--zurich", "munchen--wien"):
         table.tap_lane(route)
-        expect(table.lane(route)).to_have_class(owned_by("red"))
+        expect(table.lane(route)).to_have_class(owned_by("yellow"))
     table.select("Bob")
     table.tap_lane("munchen--zurich")
-    expect(table.lane("munchen--zurich")).to_have_class(owned_by("blue"))
+    expect(table.lane("munchen--zurich")).to_have_class(owned_by("black"))
 
     table.select("Ann")
     table.mode("stations")
     table.tap_city("Zürich")
     expect(table.city("Zürich")).to_have_class(re.compile(r"\bhas-station\b"))
-    expect(table.city("Zürich").locator(".station")).to_have_class(re.compile(r"\bpc-red\b"))
+    expect(table.city("Zürich").locator(".station")).to_have_class(re.compile(r"\bpc-yellow\b"))
     expect(table.message()).to_contain_text("station in Zürich")
     shot(phone, "station-in-zurich")
 
@@ -144,3 +144,73 @@ def test_typing_in_the_deck_search_box_lists_matching_tickets(phone, table, shot
     box.press_sequentially("den", delay=30)
     expect(phone.locator("#ticket-results")).to_contain_text("Denver – El Paso")
     shot(phone, "typed-search")
+
+
+def test_tapping_an_own_lane_again_releases_it(phone, table, shot):
+    table.new_game("usa", TWO)
+    table.tap_lane("helena--seattle", zoom=False)
+    expect(table.lane("helena--seattle")).to_have_class(owned_by("red"))
+    table.select("Bob")
+    table.tap_lane("helena--seattle", zoom=False)
+    expect(table.message().locator("[data-error]")).to_contain_text("belongs to Ann")
+    expect(table.lane("helena--seattle")).to_have_class(owned_by("red"))
+
+    table.select("Ann")
+    table.tap_lane("helena--seattle", zoom=False)
+    expect(table.lane("helena--seattle")).not_to_have_class(re.compile(r"\bown\b"))
+    expect(table.message()).to_contain_text("released")
+    expect(table.player_button("Ann").locator("[data-trains-left]")).to_have_text("45")
+    shot(phone, "released")
+    assert table.score()["players"][0]["routes"] == []
+
+
+def test_ticket_mode_takes_a_ticket_from_two_tapped_cities(phone, table, shot):
+    table.new_game("usa", TWO)
+    table.select("Bob")
+    table.mode("ticket")
+    table.tap_city("Denver")
+    expect(table.city("Denver")).to_have_class(re.compile(r"\bpicked\b"))
+    expect(table.message()).to_contain_text("now tap the ticket's other city")
+    shot(phone, "first-city-picked")
+    table.tap_city("El Paso")
+    expect(table.tickets_of("Bob").locator('[data-ticket="Denver–El Paso"]')).to_be_visible()
+    expect(table.city("Denver")).not_to_have_class(re.compile(r"\bpicked\b"))
+
+    # Two cities outside the deck: refused, and the custom form is filled in for them.
+    table.tap_city("Seattle")
+    table.tap_city("Miami")
+    expect(table.message().locator("[data-error]")).to_contain_text("not in the deck")
+    custom = phone.locator("#custom-ticket")
+    expect(custom.locator('input[name="a"]')).to_have_value("Seattle")
+    expect(custom.locator('input[name="b"]')).to_have_value("Miami")
+    shot(phone, "custom-prefilled")
+    bob = next(p for p in table.score()["players"] if p["name"] == "Bob")
+    assert [(t["from"], t["to"]) for t in bob["tickets"]] == [("Denver", "El Paso")]
+
+
+# Ann's 40 trains of single lanes, away from Denver–Helena (4): one more claim leaves her 1.
+FORTY_TRAINS = ["calgary--winnipeg", "duluth--helena", "duluth--toronto", "el-paso--houston",
+                "el-paso--los-angeles", "helena--seattle", "atlanta--new-orleans"]
+
+
+def test_the_final_round_banner_appears_when_a_player_gets_down_to_two_trains(
+    phone, table, shot
+):
+    game_id = table.api_game({
+        "variant": "usa",
+        "players": [{"name": "Ann", "color": "green"}, {"name": "Bob", "color": "black"}],
+        "claims": [{"player": "Ann", "route": r} for r in FORTY_TRAINS],
+    })
+    phone.goto(f"/games/{game_id}")
+    assert table.trains_left("Ann") == 5
+    expect(phone.locator("[data-final-round]")).to_have_count(0)
+    table.tap_lane("denver--helena", zoom=False)
+    expect(table.lane("denver--helena")).to_have_class(owned_by("green"))
+    banner = phone.locator("[data-final-round]")
+    expect(banner).to_be_visible()
+    expect(banner).to_contain_text("Ann")
+    shot(phone, "final-round")
+
+    table.tap_lane("denver--kansas-city")  # 4 trains: more than Ann's 1
+    expect(table.message().locator("[data-error]")).to_contain_text("1 train left")
+    expect(table.lane("denver--kansas-city")).not_to_have_class(re.compile(r"\bown\b"))

@@ -14,3 +14,15 @@ def test_home_page_offers_a_new_game_on_a_phone(phone, shot):
     shot(phone, "new-game")
     assert phone.problems == []
 
+
+
+def test_the_new_game_form_refuses_two_players_of_one_colour_and_keeps_the_names(phone, table):
+    phone.goto("/games/new")
+    phone.locator('input[name="name_0"]').fill("Ann")
+    phone.locator('input[name="name_1"]').fill("Bob")
+    phone.locator('select[name="color_1"]').select_option("red")
+    phone.locator('form.new-game button[type="submit"]').tap()
+    expect(phone.locator("[data-error]")).to_contain_text("Ann and Bob both play red")
+    expect(phone.locator('input[name="name_0"]')).to_have_value("Ann")
+    expect(phone.locator('input[name="name_1"]')).to_have_value("Bob")
+    assert "/games/new" in phone.url or phone.url.endswith("/games")

@@ -4,6 +4,7 @@ takes writes again without any repair."""
 
 from __future__ import annotations
 
+import http.client
 import sqlite3
 import threading
 import time
@@ -30,7 +31,7 @@ class Writer(threading.Thread):
             try:
                 answer = self.phone.post(f"/games/{self.game}/routes/{lane}",
                                          {"player": self.player, "do": "claim"})
-            except OSError:
+            except (OSError, http.client.HTTPException):  # reset, or an answer cut short
                 self.unsure.append(lane)
                 return
             if 200 <= answer.status < 300:
@@ -54,7 +55,7 @@ class Creator(threading.Thread):
                     "variant": "europe", "players": players("Ann", "Bob"),
                     "claims": [{"player": "Ann", "route": "paris--zurich"}],
                 })
-            except OSError:
+            except (OSError, http.client.HTTPException):
                 return
             if answer.status == 201:
                 self.acknowledged.append(answer.json()["id"])

@@ -13,6 +13,7 @@ import http.client
 import json
 import os
 import re
+import shlex
 import signal
 import subprocess
 import sys
@@ -179,9 +180,23 @@ def thread_server(app: Any, threads: int = 8) -> Iterator[int]:
         runner.join(5)
 
 
+def serve_command(threads: int) -> list[str]:
+    """The waitress-serve command of the Makefile's ``serve`` target, on a free loopback port:
+    the tests and benchmarks run the production server with the options the Makefile gives."""
+    makefile = (ROOT / "Makefile").read_text()
+    variables = dict(re.findall(r"^(\w+)\s*\??=\s*(.*?)\s*$", makefile, re.M))
+    variables.update(HOST=LOOPBACK, PORT="0", THREADS=str(threads))
+    recipe = re.search(r"^serve:.*\n((?:\t.*\n)+)", makefile, re.M)
+    assert recipe, "no serve target in the Makefile"
+    line = next(ln for ln in recipe.group(1).splitlines() if "waitress-serve" in ln)
+    words = shlex.split(line.strip())
+    args = [re.sub(r"\$\((\w+)\)", lambda m: variables[m.group(1)], w) for w in words[1:]]
+    return [sys.executable, "-m", "waitress", *args]
+
+
 class ServerProcess:
-    """``waitress-serve --call scorer.web:create_app`` (what ``make serve`` runs) as a child
-    process on its own database (TERMINUS_DATABASE) and a free loopback port."""
+    """``make serve``'s waitress-serve command as a child process on its own database
+    (TERMINUS_DATABASE) and a free loopback port."""
 
     def __init__(self, database: Path, threads: int = 8, log: Path | None = None,
                  env: Mapping[str, str] | None = None) -> None:
@@ -204,8 +219,7 @@ class ServerProcess:
         offset = self.log.stat().st_size if self.log.exists() else 0
         with open(self.log, "ab") as out:
             self.process = subprocess.Popen(
-                [sys.executable, "-m", "waitress", f"--listen={LOOPBACK}:0",
-                 f"--threads={self.threads}", "--call", "scorer.web:create_app"],
+                serve_command(self.threads),
                 cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT,
                 stdin=subprocess.DEVNULL,
             )

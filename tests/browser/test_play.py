@@ -214,3 +214,74 @@ def test_the_final_round_banner_appears_when_a_player_gets_down_to_two_trains(
     table.tap_lane("denver--kansas-city")  # 4 trains: more than Ann's 1
     expect(table.message().locator("[data-error]")).to_contain_text("1 train left")
     expect(table.lane("denver--kansas-city")).not_to_have_class(re.compile(r"\bown\b"))
+
+
+def test_a_double_tap_on_undo_takes_back_only_one_action(phone, table):
+    table.new_game("usa", TWO)
+    table.tap_lane("helena--seattle", zoom=False)
+    expect(table.lane("helena--seattle")).to_have_class(owned_by("red"))
+    table.tap_lane("el-paso--houston", zoom=False)
+    expect(table.lane("el-paso--houston")).to_have_class(owned_by("red"))
+
+    # The second tap lands while the first is still on its way to the server.
+    phone.locator("[data-undo]").evaluate("button => { button.click(); button.click(); }")
+    expect(table.lane("el-paso--houston")).not_to_have_class(re.compile(r"\bown\b"))
+    phone.wait_for_timeout(500)  # let a second answer arrive, if one was sent
+    expect(table.lane("helena--seattle")).to_have_class(owned_by("red"))
+    assert table.score()["players"][0]["routes"] == ["helena--seattle"]
+
+
+def test_two_phones_undoing_the_same_mistake_undo_it_once(phone, table, new_table, shot):
+    game_id = table.new_game("usa", TWO)
+    table.tap_lane("helena--seattle", zoom=False)
+    table.tap_lane("el-paso--houston", zoom=False)
+    expect(table.lane("el-paso--houston")).to_have_class(owned_by("red"))
+    other = new_table()
+
+    def no_poll(route):  # the other phone's page goes stale
+        route.abort()
+
+    other.page.route("**/live?**", no_poll)
+    other.page.goto(f"/games/{game_id}")
+    expect(other.lane("el-paso--houston")).to_have_class(owned_by("red"))
+
+    phone.locator("[data-undo]").tap()
+    expect(table.lane("el-paso--houston")).not_to_have_class(re.compile(r"\bown\b"))
+    other.page.locator("[data-undo]").tap()
+    expect(other.message().locator("[data-error]")).to_contain_text("Already done")
+    shot(other.page, "stale-undo-refused")
+    other.page.unroute("**/live?**", no_poll)  # its next poll brings the board up to date
+    expect(other.lane("helena--seattle")).to_have_class(owned_by("red"))
+    expect(other.lane("el-paso--houston")).not_to_have_class(re.compile(r"\bown\b"))
+    assert table.score()["players"][0]["routes"] == ["helena--seattle"]
+
+
+def test_the_selected_player_survives_a_reload(phone, table):
+    table.new_game("usa", TWO)
+    table.select("Bob")
+    phone.reload()
+    expect(table.player_button("Bob")).to_have_attribute("aria-pressed", "true")
+    table.tap_lane("helena--seattle", zoom=False)
+    expect(table.lane("helena--seattle")).to_have_class(owned_by("blue"))
+
+
+def test_a_second_phone_at_the_table_sees_claims_and_claims_too(phone, table, new_table, shot):
+    game_id = table.new_game("usa", TWO)
+    other = new_table()
+    other.page.goto(f"/games/{game_id}")
+    other.select("Bob")
+
+    table.tap_lane("helena--seattle", zoom=False)
+    expect(table.lane("helena--seattle")).to_have_class(owned_by("red"))
+    expect(other.lane("helena--seattle")).to_have_class(owned_by("red"))  # by the poll
+    expect(other.player_button("Bob")).to_have_attribute("aria-pressed", "true")
+
+    other.tap_lane("el-paso--houston", zoom=False)
+    expect(other.lane("el-paso--houston")).to_have_class(owned_by("blue"))
+    expect(table.lane("el-paso--houston")).to_have_class(owned_by("blue"))
+    # A stale tap on the lane the first phone took is refused, not a second owner.
+    other.tap_lane("helena--seattle", zoom=False)
+    expect(other.message().locator("[data-error]")).to_contain_text("belongs to Ann")
+    shot(other.page, "second-phone")
+    owners = {p["name"]: p["routes"] for p in table.score()["players"]}
+    assert owners == {"Ann": ["helena--seattle"], "Bob": ["el-paso--houston"]}

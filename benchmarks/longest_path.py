@@ -122,6 +122,7 @@ def main() -> int:
             f"{sum(theirs) / sum(ours):>10.1f}x | {agree}/{args.networks}"
         )
 
+    print("(medians of routes and odd-degree cities per network; times are best of 3 runs)")
     print()
     print(f"{'whole board':<12} {'routes':>6} {'trains':>6} {'ms':>9} {'found':>6} {'known':>6}")
     for name, known in WHOLE_BOARD.items():

@@ -261,28 +261,33 @@ class _Search:
         graph = self.graph
         pieces = graph.components((1 << len(graph.weights)) - 1)
         for piece in sorted(pieces, key=graph.weight, reverse=True):
-            if graph.weight(piece) <= self.best_weight:
-                break
-            odd = graph.odd_cities(piece)
-            if len(odd) <= 2:
-                self._offer(piece, graph.weight(piece))
-                continue
-            bridges = graph.bridges(piece)
-            blocks = graph.components(piece & ~bridges)
-            if max((m.bit_count() for m in blocks), default=0) <= _WALK_MAX_BLOCK:
-                self._walk(odd, bridges)
-            else:
-                self._solve(piece, 0)
+            self._piece(piece)
         return self.best
 
-    def _walk(self, odd: list[int], bridges: int) -> None:
+    def _piece(self, piece: int) -> None:
+        """Best trail inside the connected edge set `piece`, by the fitting strategy."""
+        graph = self.graph
+        if graph.weight(piece) <= self.best_weight:
+            return
+        odd = graph.odd_cities(piece)
+        if len(odd) <= 2:
+            self._offer(piece, graph.weight(piece))
+            return
+        bridges = graph.bridges(piece)
+        blocks = graph.components(piece & ~bridges)
+        if max((m.bit_count() for m in blocks), default=0) <= _WALK_MAX_BLOCK:
+            self._walk(piece, odd, bridges)
+        else:
+            self._solve(piece, 0)
+
+    def _walk(self, piece: int, odd: list[int], bridges: int) -> None:
         """Depth-first search of the trails from each odd city, memoised.
 
         A trail that crosses a bridge can never come back, and the far side is still
         untouched, so the best continuation past a bridge is computed once per direction.
         """
         adjacency = [
-            [(1 << e, other, w, bridges >> e & 1) for e, other, w in near]
+            [(1 << e, other, w, bridges >> e & 1) for e, other, w in near if piece >> e & 1]
             for near in self.graph.adjacency
         ]
         shift = len(adjacency).bit_length()
@@ -348,7 +353,9 @@ class _Search:
         self._solve(mask, forced | 1 << edge)
         rest = mask & ~(1 << edge)
         for piece in sorted(graph.components(rest), key=graph.weight, reverse=True):
-            if forced & ~piece == 0:
+            if not forced:
+                self._piece(piece)
+            elif forced & ~piece == 0:
                 self._solve(piece, forced)
 
     def _branch_edge(self, candidates: int, pieces: list[int]) -> int:

@@ -64,8 +64,10 @@ def browser() -> Iterator[Any]:
     """One headless Chromium per test process."""
     if not CHROMIUM.exists():
         pytest.skip(f"browser tests need Chromium at {CHROMIUM}")
-    from playwright.sync_api import sync_playwright
+    from playwright.sync_api import expect, sync_playwright
 
+    # The machine is shared: give answers time under load before calling them missing.
+    expect.set_options(timeout=TIMEOUT_MS)
     with sync_playwright() as playwright:
         chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
         try:

@@ -72,3 +72,18 @@ def test_the_language_switch_turns_an_english_phone_french_and_back(phone, table
 
     phone.locator('form.lang button[value="en"]').tap()
     expect(phone.locator("[data-new-game]")).to_have_text("New game")
+
+
+def test_a_tie_is_explained_in_french_on_the_results(new_table, shot):
+    table = new_table(locale="fr-FR")
+    game_id = table.api_game({
+        "variant": "europe",
+        "players": [{"name": "Anne", "color": "red"}, {"name": "Bruno", "color": "blue"}],
+    })
+    table.page.goto(f"/games/{game_id}/results")
+    expect(table.page.locator("[data-winners]")).to_contain_text("Anne, Bruno")
+    tiebreak = table.page.locator("[data-tiebreak]")
+    expect(tiebreak).to_contain_text("Anne et Bruno sont à égalité avec 12 points")
+    expect(tiebreak).to_contain_text("ils se partagent la victoire")
+    assert " and " not in tiebreak.inner_text()
+    shot(table.page, "egalite")

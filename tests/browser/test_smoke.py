@@ -1,5 +1,7 @@
 """The pages a phone opens first load, style themselves, and run their scripts cleanly."""
 
+import re
+
 from playwright.sync_api import expect
 
 
@@ -26,3 +28,27 @@ def test_the_new_game_form_refuses_two_players_of_one_colour_and_keeps_the_names
     expect(phone.locator('input[name="name_0"]')).to_have_value("Ann")
     expect(phone.locator('input[name="name_1"]')).to_have_value("Bob")
     assert "/games/new" in phone.url or phone.url.endswith("/games")
+
+
+def test_a_pasted_game_file_becomes_a_game_and_delete_removes_it(phone, table, shot):
+    phone.goto("/")
+    phone.locator("#import summary").tap()
+    phone.locator('#import textarea[name="json"]').fill(
+        '{"variant": "europe", "players": [{"name": "Ann", "color": "red"},'
+        ' {"name": "Bob", "color": "blue"}],'
+        ' "claims": [{"player": "Ann", "from": "Paris", "to": "Zurich"}],'
+        ' "stations": [{"player": "Bob", "city": "Wien"}]}')
+    phone.locator('#import button[type="submit"]').tap()
+    phone.wait_for_url(re.compile(r"/games/[^/]+$"))
+    game_id = table.game_id
+    expect(table.lane("paris--zurich")).to_have_class(re.compile(r"\bown-red\b"))
+    expect(table.city("Wien")).to_have_class(re.compile(r"\bhas-station\b"))
+    shot(phone, "imported")
+
+    phone.locator(f'a[href="/games/{game_id}/delete"]').tap()
+    phone.locator("[data-confirm-delete]").tap()
+    phone.wait_for_url(re.compile(r"/$"))
+    expect(phone.locator(f'[data-game-id="{game_id}"]')).to_have_count(0)
+    response = phone.goto(f"/games/{game_id}")
+    assert response.status == 404
+    expect(phone.locator("[data-error]")).to_contain_text("deleted")

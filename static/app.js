@@ -15,7 +15,16 @@
 
   document.addEventListener("click", function (event) {
     var button = event.target.closest("#players button[data-player]");
-    if (button) selectPlayer(button.getAttribute("data-player"));
+    if (button) {
+      var name = button.getAttribute("data-player");
+      selectPlayer(name);
+      // Remembered at once, so a reload right after the tap still shows this player.
+      var game = button.form && button.form.getAttribute("data-game");
+      if (game) {
+        document.cookie = "player_" + game + "=" + encodeURIComponent(name) +
+          "; path=/; max-age=86400; samesite=lax";
+      }
+    }
     var fill = event.target.closest("[data-fill-name]");
     if (fill) {
       var empty = Array.prototype.find.call(
@@ -120,7 +129,35 @@
     window.addEventListener("resize", apply);
   }
 
+  // A tap that never reached the server (bad Wi-Fi) or failed there must not look recorded.
+  function showProblem(kind) {
+    var bar = document.getElementById("message");
+    var text = document.body.getAttribute("data-msg-" + kind);
+    if (!bar || !text) return;
+    var p = document.createElement("p");
+    p.className = "msg error";
+    p.setAttribute("data-error", "");
+    p.textContent = text;
+    bar.replaceChildren(p);
+  }
+  document.addEventListener("htmx:sendError", function () { showProblem("network"); });
+  document.addEventListener("htmx:responseError", function (e) {
+    if (!e.detail.xhr || e.detail.xhr.status >= 500) showProblem("server");
+  });
+
+  // Dates are stored in UTC: show them in the phone's own time.
+  function localTimes(root) {
+    root.querySelectorAll("time[datetime][data-local]").forEach(function (t) {
+      var d = new Date(t.getAttribute("datetime"));
+      if (!isNaN(d)) {
+        t.textContent = d.toLocaleString(document.documentElement.lang, {
+          year: "numeric", month: "short", day: "numeric", hour: "2-digit", minute: "2-digit" });
+      }
+    });
+  }
+
   document.addEventListener("DOMContentLoaded", function () {
     document.querySelectorAll(".map").forEach(setupMap);
+    localTimes(document);
   });
 })();

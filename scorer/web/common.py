@@ -60,10 +60,13 @@ def scoresheet(stored: store.StoredGame) -> Scoresheet:
 
 
 def active_player(stored: store.StoredGame, requested: str | None = None) -> str:
-    """The selected player: as the request names it, else as the session remembers it."""
+    """The selected player: as the request names it, else as the page last set it (a cookie
+    written by the player bar's script), else as the session remembers it."""
     names = [p.name for p in stored.game.players]
     remembered: dict[str, str] = session.get("active", {})
-    name = requested if requested in names else remembered.get(stored.id)
+    name = requested if requested in names else request.cookies.get(f"player_{stored.id}")
+    if name not in names:
+        name = remembered.get(stored.id)
     if name not in names:
         name = names[0]
     if remembered.get(stored.id) != name:

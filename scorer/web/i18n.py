@@ -411,4 +411,8 @@ FR.update({
     "This page has expired: reload it and try again.":
         "Cette page a expiré : rechargez-la et recommencez.",
     "Requests from another site are refused.": "Les requêtes venant d'un autre site sont refusées.",
+    "No connection: that tap was not recorded. Try again.":
+        "Pas de connexion : cette touche n'a pas été enregistrée. Réessayez.",
+    "The server failed: that tap was not recorded. Try again.":
+        "Le serveur a échoué : cette touche n'a pas été enregistrée. Réessayez.",
 })

@@ -249,3 +249,11 @@ def test_an_unknown_game_is_a_404_page(client):
     assert page.status_code == 404
     assert "Nothing here" in page.text
     assert client.hx("/games/not-a-game/routes/paris--zurich").status_code == 404
+
+
+def test_the_player_bar_cookie_selects_the_player_before_its_request_arrives(client, europe):
+    client.raw.set_cookie(f"player_{europe}", "Cleo")
+    page = client.get(game_url(europe)).text
+    assert 'data-player="Cleo" aria-pressed="true"' in page
+    client.raw.set_cookie(f"player_{europe}", "Nobody")  # not a player: the session's choice
+    assert 'data-player="Cleo" aria-pressed="true"' in client.get(game_url(europe)).text

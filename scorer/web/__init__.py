@@ -14,11 +14,32 @@ from pathlib import Path
 from typing import Any
 
 from flask import Flask
+from jinja2 import BytecodeCache
+from jinja2.bccache import Bucket
 
 HTMX_VERSION = "2.0.11"
 ROOT = Path(__file__).resolve().parent.parent.parent
 # Game files and forms are small: a whole 5-player game file is a few kilobytes.
 MAX_CONTENT_LENGTH = 256 * 1024
+
+
+class _ProcessBytecodeCache(BytecodeCache):
+    """Compiled templates kept for the whole process, keyed by name and source checksum: an
+    app built again (every test builds one) does not compile the board page again."""
+
+    def __init__(self) -> None:
+        self.compiled: dict[str, bytes] = {}
+
+    def load_bytecode(self, bucket: Bucket) -> None:
+        code = self.compiled.get(bucket.key)
+        if code is not None:
+            bucket.bytecode_from_string(code)
+
+    def dump_bytecode(self, bucket: Bucket) -> None:
+        self.compiled[bucket.key] = bucket.bytecode_to_string()
+
+
+_BYTECODE = _ProcessBytecodeCache()
 
 
 def create_app(config: Mapping[str, Any] | None = None) -> Flask:
@@ -47,6 +68,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
 
     from scorer.web import api, common, db, games, i18n, play, results, scan, security, share
 
+    app.jinja_env.bytecode_cache = _BYTECODE
     app.json.sort_keys = False  # type: ignore[attr-defined]  # keep the spec's field order
     db.init_app(app)
     i18n.init_app(app)

@@ -125,6 +125,8 @@ def rename(game_id: str) -> Response:
         flash_message(_("Game renamed."))
     else:
         flash_message(_("A game needs a name."), error=True)
+    if request.form.get("back") == "history":
+        return back_to("games.index")
     return back_to("play.game_page", game_id=game_id)
 
 

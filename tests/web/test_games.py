@@ -175,3 +175,10 @@ def test_game_pages_in_french(client, europe):
                               headers={**headers, "HX-Request": "true",
                                        "X-CSRF-Token": client.token})
     assert message(refused.text) == "Paris–Zürich est déjà prise par Ann."
+
+
+def test_renaming_from_the_history_returns_to_the_history(client, europe):
+    answer = client.post(f"/games/{europe}/rename", {"name": "Rematch", "back": "history"})
+    assert answer.status_code == 303 and answer.headers["Location"] == "/"
+    page = client.get("/").text
+    assert "Rematch" in page and f'action="/games/{europe}/rename"' in page

@@ -73,3 +73,12 @@ def test_pages_load_htmx_from_the_site_itself(client):
     htmx = next(s for s in scripts if "htmx" in s)
     assert re.search(r"htmx-\d+\.\d+\.\d+\.min\.js$", htmx)
     assert client.get(htmx).status_code == 200
+
+
+def test_pages_need_nothing_from_another_site(client, europe):
+    """Tables have bad Wi-Fi: no CDN, no font or script from elsewhere."""
+    for url in ("/", "/games/new", f"/games/{europe}", f"/games/{europe}/results"):
+        page = client.get(url).text
+        assert not re.findall(r'(?:src|href)="(?:https?:)?//', page), url
+    css = client.get("/static/app.css").text
+    assert "url(" not in css and "@import" not in css

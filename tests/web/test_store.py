@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import sqlite3
 
 import pytest
@@ -98,3 +99,52 @@ def test_history_and_recent_names(conn):
     assert store.recent_names(conn) == ["Zoé", "Ann", "Bob"]
     assert store.rename(conn, first, "Second") and not store.rename(conn, first, " ")
     assert store.delete(conn, first) and store.load(conn, first) is None
+
+
+def test_a_database_of_an_older_schema_is_migrated_keeping_its_games(tmp_path):
+    path = tmp_path / "old.sqlite3"
+    connection = db.connect(path)
+    db.schema_version(connection)
+    with db.transaction(connection):  # the database as the first release left it
+        for statement in filter(str.strip, db.MIGRATIONS[0].split(";")):
+            connection.execute(statement)
+        connection.execute("INSERT INTO schema_version (version) VALUES (1)")
+        connection.execute(
+            "INSERT INTO games (id, share, name, variant, setup, created, updated)"
+            " VALUES ('g', 's', 'Old', 'usa', ?, '2025', '2025')",
+            (json.dumps({"players": [{"name": "A", "color": "red"},
+                                     {"name": "B", "color": "blue"}]}),))
+    db.migrate(connection)
+    assert db.schema_version(connection) == len(db.MIGRATIONS)
+    assert [g.name for g in store.history(connection)] == ["Old"]
+
+
+def test_two_phones_tapping_at_once_both_count(tmp_path):
+    import threading
+
+    path = tmp_path / "busy.sqlite3"
+    setup = db.connect(path)
+    db.migrate(setup)
+    game_id = store.create(setup, new_game())
+    routes = ["paris--zurich", "berlin--wien", "dieppe--london", "lisboa--madrid",
+              "roma--venezia", "athina--smyrna"]
+    errors = []
+
+    def tap(route: str) -> None:
+        conn = db.connect(path)
+        try:
+            store.record(conn, game_id, ClaimRoute("Ann", route))
+        except Exception as exc:  # noqa: BLE001 - collected for the assertion below
+            errors.append(exc)
+        finally:
+            conn.close()
+
+    threads = [threading.Thread(target=tap, args=(r,)) for r in routes]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert not errors
+    stored = store.load(setup, game_id)
+    assert sorted(c.route for c in stored.game.claims) == sorted(routes)
+    assert stored.cursor == len(routes) == len(stored.log)

@@ -13,7 +13,7 @@ bp = Blueprint("share", __name__)
 
 def qr_svg(text: str) -> Markup:
     """A QR code as inline SVG, made on the server (works offline)."""
-    svg = segno.make(text, error="m").svg_inline(scale=5, border=2, dark="#1b1b1b")
+    svg = segno.make(text, error="m").svg_inline(border=2, dark="#1b1b1b", omitsize=True)
     return Markup(svg)
 
 

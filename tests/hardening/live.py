@@ -251,6 +251,13 @@ class ServerProcess:
                 self.kill()
 
     def errors(self) -> list[str]:
-        """Tracebacks the app logged (a 500 answer logs 'Exception on ...')."""
+        """Tracebacks the app logged (a 500 answer logs 'Exception on ...'): for each, the
+        request and the exception's last line."""
         text = self.log.read_text("utf-8", "replace") if self.log.exists() else ""
-        return [line for line in text.splitlines() if "Exception on" in line]
+        found = []
+        for block in re.split(r"\n(?=\S.*Exception on )", "\n" + text)[1:]:
+            lines = block.strip().splitlines()
+            last = next((ln for ln in reversed(lines)
+                         if re.match(r"\w[\w.]*(Error|Exception)", ln)), lines[-1])
+            found.append(f"{lines[0].split('Exception on ', 1)[-1]}: {last}")
+        return found

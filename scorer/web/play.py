@@ -22,6 +22,7 @@ from scorer.game import (
     RemoveStation,
     RemoveTicket,
     SetExpressOrder,
+    SetOwners,
     UnclaimRoute,
 )
 from scorer.web import store
@@ -113,6 +114,8 @@ def describe(stored: store.StoredGame, action: Action) -> str:
             return _("{player}'s ticket {a}–{b}", player=player, a=a, b=b)
         case RemoveTicket(player=player, a=a, b=b):
             return _("{player}'s ticket {a}–{b} removed", player=player, a=a, b=b)
+        case SetOwners(changes=changes, stations=stations):
+            return _("the photo ({count} changes)", count=len(changes) + len(stations))
         case _:
             return _("the Europe Express order")
 

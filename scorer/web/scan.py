@@ -433,6 +433,7 @@ def init_app(app: Flask) -> None:
 
 FR.update({
     "Photo": "Photo",
+    "the photo ({count} changes)": "la photo ({count} changements)",
     "Scan the board": "Photographier le plateau",
     "Take or choose a photo of the whole board, from above, in good light.":
         "Prenez ou choisissez une photo du plateau entier, vue de dessus, bien éclairée.",

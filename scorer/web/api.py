@@ -11,7 +11,7 @@ from flask import Blueprint, abort, jsonify, request, url_for
 from scorer.errors import ScorerError
 from scorer.game import Game
 from scorer.web import store
-from scorer.web.common import scoresheet
+from scorer.web.common import parse_json, scoresheet
 from scorer.web.db import get_db
 
 bp = Blueprint("api", __name__, url_prefix="/api")
@@ -23,9 +23,10 @@ def _error(message: str, status: int):  # type: ignore[no-untyped-def]
 
 @bp.post("/games")
 def create_game():  # type: ignore[no-untyped-def]
-    data = request.get_json(silent=True)
-    if data is None:
-        return _error("The body is not valid JSON.", 400)
+    try:
+        data = parse_json(request.get_data())
+    except ValueError as exc:
+        return _error(str(exc), 400)
     if not isinstance(data, dict):
         return _error("A game file must be a JSON object.", 400)
     try:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from typing import Any
 
@@ -177,6 +178,36 @@ def _http_error(exc: HTTPException) -> Any:
     if message is None:
         return exc
     return error_page(status, _(message))
+
+
+def parse_json(text: str | bytes) -> Any:
+    """JSON from a request, refused (ValueError with a message) when it is not valid JSON, is
+    nested too deeply for the parser, or holds text that is not valid Unicode (a lone
+    surrogate escape such as "\\ud800" would make every later page of the game fail)."""
+    try:
+        data = json.loads(text)
+    except (ValueError, RecursionError):
+        raise ValueError("The body is not valid JSON.") from None
+    _check_unicode(data)
+    return data
+
+
+def _check_unicode(value: Any) -> None:
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            try:
+                item.encode("utf-8")
+            except UnicodeEncodeError:
+                raise ValueError(
+                    "The JSON holds text that is not valid Unicode (a lone surrogate)."
+                ) from None
+        elif isinstance(item, dict):
+            stack.extend(item.keys())
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
 
 
 def flash_message(text: str, error: bool = False) -> None:

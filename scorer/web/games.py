@@ -12,7 +12,7 @@ from scorer.errors import ScorerError
 from scorer.game import MAX_NAME_LENGTH, Game, Player
 from scorer.rules import PIECE_COLORS, VARIANTS
 from scorer.web import store
-from scorer.web.common import back_to, flash_message, get_game, refuse
+from scorer.web.common import back_to, flash_message, get_game, parse_json, refuse
 from scorer.web.db import get_db
 from scorer.web.i18n import COOKIE, LANGUAGES, _
 
@@ -91,9 +91,9 @@ def import_game() -> Response | tuple[str, int]:
     name = request.form.get("game_name", "") or (upload.filename.rsplit(".", 1)[0]
                                                   if upload and upload.filename else "")
     try:
-        data = json.loads(text)
+        data = parse_json(text)
     except ValueError as exc:
-        return _index_error(_("This is not a JSON game file: {reason}", reason=str(exc)))
+        return _index_error(_("This is not a JSON game file: {reason}", reason=_(str(exc))))
     try:
         game = Game.from_json(data)
     except ScorerError as exc:

@@ -411,6 +411,9 @@ FR.update({
     "This page has expired: reload it and try again.":
         "Cette page a expiré : rechargez-la et recommencez.",
     "Requests from another site are refused.": "Les requêtes venant d'un autre site sont refusées.",
+    "The body is not valid JSON.": "Le contenu n'est pas du JSON valide.",
+    "The JSON holds text that is not valid Unicode (a lone surrogate).":
+        "Le JSON contient du texte qui n'est pas de l'Unicode valide (un demi-code isolé).",
     "No connection: that tap was not recorded. Try again.":
         "Pas de connexion : cette touche n'a pas été enregistrée. Réessayez.",
     "The server failed: that tap was not recorded. Try again.":

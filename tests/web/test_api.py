@@ -85,3 +85,16 @@ def test_the_api_refuses_another_sites_origin_and_accepts_its_own(client):
     assert null.status_code == 403
     same = client.raw.post("/api/games", json=body, headers={"Origin": "http://localhost"})
     assert same.status_code == 201
+
+
+def test_deep_nesting_and_lone_surrogates_are_refused_not_stored(client):
+    deep = client.raw.post("/api/games", data=b"[" * 50_000 + b"]" * 50_000,
+                           content_type="application/json")
+    assert deep.status_code == 400 and "not valid JSON" in deep.get_json()["error"]
+    body = (b'{"name": "\\udfff", "variant": "usa", "players": [{"name": "Ann\\ud800", '
+            b'"color": "red"}, {"name": "Bob", "color": "blue"}]}')
+    lone = client.raw.post("/api/games", data=body, content_type="application/json")
+    assert lone.status_code == 400 and "lone surrogate" in lone.get_json()["error"]
+    assert client.get("/").status_code == 200
+    pasted = client.post("/games/import", {"json": "[" * 20_000 + "]" * 20_000})
+    assert pasted.status_code == 422 and "not valid JSON" in pasted.text

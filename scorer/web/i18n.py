@@ -251,7 +251,7 @@ FR.update({
     "Import a game file": "Importer un fichier de partie",
     "JSON file": "Fichier JSON",
     "Keep it": "La garder",
-    "Leader": "En tête",
+    "Winner: {names}": "Gagnant : {names}",
     "Let another phone tap too": "Laisser un autre téléphone jouer aussi",
     "London – Constantinople (Istanbul). Card values: {values}.":
         "London – Constantinople (Istanbul). Valeurs des cartes : {values}.",

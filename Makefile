@@ -19,8 +19,9 @@ run: $(STAMP)
 	$(BIN)/python -m scorer serve --host $(HOST) --port $(PORT)
 
 # A production server (waitress: pure Python, many threads) for several tables at once.
+# Bodies over 26 MiB (a 25 MiB photo and its form) are refused from the headers, unread.
 serve: $(STAMP)
-	$(BIN)/waitress-serve --listen=$(HOST):$(PORT) --threads=$(THREADS) --call scorer.web:create_app
+	$(BIN)/waitress-serve --listen=$(HOST):$(PORT) --threads=$(THREADS) --max-request-body-size=27262976 --call scorer.web:create_app
 
 test: $(STAMP)
 	$(BIN)/ruff check .

@@ -43,7 +43,7 @@ from scorer.web.svg import board_shapes, hit_line
 bp = Blueprint("scan", __name__, url_prefix="/games/<game_id>/scan")
 
 MAX_PHOTO_BYTES = 25 * 1024 * 1024
-KEEP_SCANS = 3  # per game: older scans are deleted
+KEEP_SCANS = 5  # finished scans kept per game: older ones are deleted
 RECTIFIED_WIDTH = 1200  # px of the rectified photo under the review map
 CORNER_PHOTO_LONG = 1600  # px of the photo shown to place corners by hand
 DOUBT_BELOW = 0.75  # a lane read with less confidence is listed first, to check
@@ -104,9 +104,25 @@ def _write(path: Path, data: dict[str, Any]) -> None:
     tmp.replace(path)
 
 
-def _prune(game_id: str, keep: str) -> None:
-    scans = sorted(_game_dir(game_id).iterdir(), key=lambda p: p.stat().st_mtime, reverse=True)
-    for old in [p for p in scans if p.name != keep][KEEP_SCANS - 1:]:
+def _finished(folder: Path) -> bool:
+    try:
+        result = _read(folder / "scan.json")
+    except (OSError, ValueError):
+        return False
+    return "detection" in result or "error" in result
+
+
+def _prune(game_id: str) -> None:
+    """Keep the newest KEEP_SCANS finished scans of a game; scans still being read are left
+    alone (another phone's upload may be waiting for a detection slot)."""
+    finished = []
+    for folder in _game_dir(game_id).iterdir():
+        try:
+            finished.append((folder.stat().st_mtime, folder))
+        except FileNotFoundError:  # removed meanwhile by another request
+            continue
+    finished = sorted((item for item in finished if _finished(item[1])), reverse=True)
+    for _mtime, old in finished[KEEP_SCANS:]:
         shutil.rmtree(old, ignore_errors=True)
 
 
@@ -236,12 +252,12 @@ def upload(game_id: str) -> Response | tuple[str, int]:
     folder.mkdir(parents=True)
     (folder / "photo").write_bytes(data)
     _write(folder / "scan.json", {"lanes": {}, "stations": {}, "proposed": {}})
-    _prune(game_id, scan_id)
     try:
         _run_detection(stored, folder)
     except ScannerBusy:
         shutil.rmtree(folder, ignore_errors=True)
         return _upload_error(stored, _busy_message(), 503)
+    _prune(game_id)
     target = url_for("scan.review", game_id=game_id, scan_id=scan_id)
     if is_htmx():
         response = Response(status=204)

@@ -52,12 +52,6 @@ def test_a_chunked_game_file_over_the_limit_gets_413(server):
     assert answer.startswith(b"HTTP/1.1 413")
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "BUG (deployment): `make serve` runs waitress with its default max_request_body_size "
-    "(1 GiB), and waitress reads a whole body (spooling it to a temporary file) before the app "
-    "sees the request, so the app's MAX_CONTENT_LENGTH check only runs after 50 MB arrived. "
-    "Fix in the Makefile: waitress-serve --max-request-body-size=27262976 (26 MiB: the 25 MiB "
-    "photo limit of scan.py plus form overhead); waitress then answers 413 from the headers."))
 @pytest.mark.parametrize(("path", "ctype"), [
     ("/api/games", "application/json"),
     ("/games/{game}/routes/paris--zurich", "application/x-www-form-urlencoded"),

@@ -166,29 +166,16 @@ def test_a_name_the_api_does_not_know_is_a_404_in_json(client):
     assert answer.get_json()["error"]
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "BUG: deeply nested JSON makes json.loads raise RecursionError, which Flask's "
-    "get_json(silent=True) does not catch (it catches ValueError): a 500. Fix in "
-    "scorer/web/api.py create_game (and games.py import_game): catch RecursionError and "
-    "answer 400 'The body is not valid JSON.'"))
 def test_deeply_nested_json_is_refused_not_a_500(client):
     check_answer(client, post(client, b"[" * 50_000 + b"]" * 50_000))
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "BUG: a JSON escape of a lone surrogate ('\\ud800') in a player name is accepted (201); "
-    "the game page, its export and the home page (the history, for everyone) then fail with "
-    "UnicodeEncodeError (500) for good. Fix: refuse strings that are not encodable as UTF-8 "
-    "at the edge (api.create_game / games.import_game, or the core's name checks) with a 422."))
 def test_a_lone_surrogate_in_a_player_name_is_refused_or_shown(client):
     body = (b'{"variant": "usa", "players": [{"name": "Ann\\ud800", "color": "red"},'
             b' {"name": "Bob", "color": "blue"}]}')
     check_answer(client, post(client, body))
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "BUG: a lone surrogate in the game's \"name\" reaches SQLite, whose UTF-8 encoding fails: "
-    "UnicodeEncodeError, a 500 on POST /api/games. Same fix as for player names."))
 def test_a_lone_surrogate_in_the_game_name_is_refused(client):
     body = (b'{"name": "\\udfff", "variant": "usa", "players": [{"name": "Ann", "color": '
             b'"red"}, {"name": "Bob", "color": "blue"}]}')

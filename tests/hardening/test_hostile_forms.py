@@ -295,10 +295,6 @@ def test_a_form_over_the_body_limit_is_refused_with_413_and_changes_nothing(brow
     assert browser.state(game) == before
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "BUG: /games/import parses the pasted JSON with json.loads, which raises RecursionError "
-    "on deep nesting (not ValueError): a 500. Fix in scorer/web/games.py import_game: catch "
-    "RecursionError with ValueError."))
 def test_an_import_of_deeply_nested_json_is_refused_not_a_500(browser):
     answer = browser.post("/games/import", {"json": "[" * 50_000})
     assert answer.status_code == 422

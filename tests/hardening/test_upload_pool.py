@@ -13,8 +13,6 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 
-import pytest
-
 from scorer.web import create_app, scan
 from tests.hardening.live import Phone, players, thread_server
 
@@ -64,14 +62,6 @@ def test_an_upload_finding_the_pool_full_waits_then_gets_busy_and_keeps_nothing(
         assert not folder.exists() or not any(folder.iterdir())
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "BUG: scorer/web/scan.py upload() calls _prune (line ~239) before _run_detection, and "
-    "_prune (line ~107) deletes every scan folder of the game but the newest KEEP_SCANS - 1, "
-    "including those of uploads still waiting for a detection slot: they fail with "
-    "FileNotFoundError (folder/photo, or the stat() in _prune itself) -> 500. Seen with "
-    "benchmarks/load.py: 8 of 10 uploads at once to one game got a 500. Fix: prune after the "
-    "detection, only scans that are finished (scan.json has 'detection' or 'error'), and "
-    "ignore folders that vanish meanwhile (FileNotFoundError in the stat)."))
 def test_uploads_waiting_together_for_the_pool_do_not_delete_each_others_photos(tmp_path):
     with served(tmp_path, workers=1, wait=20) as (port, slots, games, app):
         owner = Phone(port).open()

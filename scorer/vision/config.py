@@ -15,8 +15,8 @@ class VisionConfig:
     # locate: the search for the board runs on an image this large (long side)
     locate_long_side: int = 640
     # corner refinement: edge search on an image this large, within this band (% of diagonal)
-    refine_long_side: int = 1400
-    refine_band: float = 0.025
+    refine_long_side: int = 1200
+    refine_band: float = 0.015
     # rectified board: art pixels per rectified pixel (1.0 = 1744 x 1125 map area)
     rectify_scale: float = 1.0
     # refinement of the assumed board frame (art px, max shift searched at each corner)

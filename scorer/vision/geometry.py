@@ -100,5 +100,6 @@ def is_convex_quad(corners: Corners) -> bool:
     signs = []
     for i in range(4):
         a, b, d = c[i], c[(i + 1) % 4], c[(i + 2) % 4]
-        signs.append(np.cross(b - a, d - b))
+        u, v = b - a, d - b
+        signs.append(u[0] * v[1] - u[1] * v[0])
     return all(s > 0 for s in signs) or all(s < 0 for s in signs)

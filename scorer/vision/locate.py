@@ -28,11 +28,14 @@ from scorer.vision.sample import background_points, space_table
 
 # a board whose content score is below this is not a board (a right board scores 40-90)
 _MIN_SCORE = 18.0
+_BOARD_ASPECT = 79.5 / 52.5
 
 
 @dataclass(frozen=True)
 class Located:
     corners: np.ndarray  # (4, 2) in the pixels of the image given to ``locate``
+    # the corners that put the printed spaces best onto the photo (what lanes are read with)
+    art_corners: np.ndarray
     confidence: float
     score: float
 
@@ -73,12 +76,16 @@ class ContentScore:
         s = self._sample(h, self.points).reshape(3, -1, 3).mean(axis=0)
         paper_samples = self._sample(h, self.paper)
         paper = np.median(paper_samples, axis=0)
+        # the paper between routes is one plain colour: a quad reaching onto the table is not
+        paper_spread = np.median(np.linalg.norm(paper_samples - paper, axis=1))
         contrast = np.median(np.linalg.norm(s - paper, axis=1))
         route_mean = np.zeros((len(self.routes), 3))
         np.add.at(route_mean, self.owner, s)
         route_mean /= self.counts
         spread = np.mean(np.linalg.norm(s - route_mean[self.owner], axis=1))
-        return float(contrast - spread)
+        # routes differ in colour (pieces, printed colours): a uniform table does not
+        between = np.median(np.linalg.norm(route_mean - np.median(route_mean, axis=0), axis=1))
+        return float(contrast - spread - paper_spread) * min(1.0, between / 25.0)
 
 
 def locate(image: np.ndarray, board: Board, config: VisionConfig = DEFAULT) -> Located:
@@ -99,9 +106,10 @@ def locate(image: np.ndarray, board: Board, config: VisionConfig = DEFAULT) -> L
     if best_score < _MIN_SCORE:
         raise BoardNotFound("No board found in the photo: take it from above, the whole board "
                             "in the frame.")
-    corners = best / scale
+    fitted = best / scale
+    corners = snap_to_edges(image, fitted, config, score, scale)
     confidence = float(np.clip((best_score - _MIN_SCORE) / 40.0, 0.0, 1.0))
-    return Located(corners, confidence, best_score)
+    return Located(corners, fitted, confidence, best_score)
 
 
 def polish(score: ContentScore, corners: np.ndarray, value: float, diag: float,
@@ -109,7 +117,7 @@ def polish(score: ContentScore, corners: np.ndarray, value: float, diag: float,
     """Coordinate ascent of the content score over the 8 corner coordinates, coarse to fine."""
     best = corners.copy()
     step = 0.02 * diag
-    while step >= 0.4:
+    while step >= 0.7:
         improved = True
         while improved:
             improved = False
@@ -128,8 +136,11 @@ def polish(score: ContentScore, corners: np.ndarray, value: float, diag: float,
 def candidates(small: np.ndarray, lab: np.ndarray) -> list[np.ndarray]:
     """Plausible board quads (clockwise, any start) from several segmentations."""
     h, w = small.shape[:2]
-    quads = [np.array([[0, 0], [w - 1, 0], [w - 1, h - 1], [0, h - 1]], dtype=np.float64)]
-    for mask in (*far_from_table_masks(lab), edge_mask(small)):
+    quads = []
+    aspect = max(w, h) / min(w, h)
+    if abs(aspect / _BOARD_ASPECT - 1) < 0.06:  # an image already cropped to the board
+        quads.append(np.array([[0, 0], [w - 1, 0], [w - 1, h - 1], [0, h - 1]], dtype=np.float64))
+    for mask in (*far_from_table_masks(lab), border_mask(small), edge_mask(small)):
         quad = quad_from_mask(mask)
         if quad is not None:
             quads.append(quad)
@@ -152,6 +163,20 @@ def far_from_table_masks(lab: np.ndarray) -> list[np.ndarray]:
     for threshold in (12.0, 22.0, 35.0):
         masks.append((dist > threshold).astype(np.uint8) * 255)
     return masks
+
+
+def border_mask(small: np.ndarray) -> np.ndarray:
+    """The score track around the map: a ring of saturated red-brown, filled in."""
+    hsv = cv2.cvtColor(small, cv2.COLOR_BGR2HSV)
+    hue, sat, val = hsv[..., 0], hsv[..., 1], hsv[..., 2]
+    red = ((hue < 12) | (hue > 165)) & (sat > 70) & (val > 40)
+    mask = red.astype(np.uint8) * 255
+    mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((9, 9), np.uint8))
+    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    filled = np.zeros_like(mask)
+    if contours:
+        cv2.drawContours(filled, [max(contours, key=cv2.contourArea)], -1, 255, -1)
+    return filled
 
 
 def edge_mask(small: np.ndarray) -> np.ndarray:
@@ -180,3 +205,85 @@ def quad_from_mask(mask: np.ndarray) -> np.ndarray | None:
             return order_clockwise(approx.reshape(4, 2).astype(np.float64))
     rect = cv2.boxPoints(cv2.minAreaRect(hull))
     return order_clockwise(rect.astype(np.float64))
+
+
+def snap_to_edges(image: np.ndarray, corners: np.ndarray, config: VisionConfig,
+                  score: ContentScore | None = None, score_scale: float = 1.0) -> np.ndarray:
+    """Move the sides onto the board's outer edge: the long straight colour edge nearest
+    each side. The content fit is pulled a little by the height of the pieces (parallax); the
+    physical edge is not. Outside the photo counts as black, so a board filling the whole
+    frame snaps to the frame. With ``score``, a side moves only if the board content still
+    fits (a table pattern can look like an edge)."""
+    small, scale = resize_long(image, config.refine_long_side)
+    lab = blurred_lab(small)
+    c = corners * scale
+    band = max(4.0, config.refine_band * diagonal(c))
+    fitted = [(c[i], (c[(i + 1) % 4] - c[i]) / np.linalg.norm(c[(i + 1) % 4] - c[i]))
+              for i in range(4)]
+    found = [_side_line(lab, c[i], c[(i + 1) % 4], band) for i in range(4)]
+    best, best_key = c, None
+    reference = score(c * score_scale / scale) if score else 0.0
+    for subset in range(16):
+        if any(subset >> i & 1 and found[i] is None for i in range(4)):
+            continue
+        lines = [found[i] if subset >> i & 1 else fitted[i] for i in range(4)]
+        quad = np.array([_intersect(lines[(i - 1) % 4], lines[i]) for i in range(4)])
+        if any(q is None for q in quad) or np.max(np.linalg.norm(quad - c, axis=1)) > 1.5 * band:
+            continue
+        value = score(quad * score_scale / scale) if score else 0.0
+        if score and value < reference - 0.15 * abs(reference):
+            continue
+        key = (bin(subset).count("1"), value)
+        if best_key is None or key > best_key:
+            best, best_key = quad, key
+    return best / scale
+
+
+def _side_line(lab: np.ndarray, a: np.ndarray, b: np.ndarray, band: float):
+    """The strong straight edge nearest the side a->b within ``band`` px, or None."""
+    length = float(np.linalg.norm(b - a))
+    direction = (b - a) / length
+    normal = np.array([direction[1], -direction[0]])  # outwards for a clockwise quad
+    t = np.linspace(0.06, 0.94, 80)
+    offsets = np.arange(-band, band + 1.0, 1.0)
+    base = a[None] + t[:, None] * (b - a)[None]
+    pts = base[:, None, :] + offsets[None, :, None] * normal[None, None, :]
+    profile = cv2.remap(lab, pts[..., 0].astype(np.float32), pts[..., 1].astype(np.float32),
+                        cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT,
+                        borderValue=(0, 128, 128))
+    edge = np.zeros(profile.shape[:2], dtype=np.float32)
+    edge[:, 1:-1] = np.linalg.norm(profile[:, 2:] - profile[:, :-2], axis=2)
+    n = len(offsets)
+    slopes = np.linspace(-0.3 * band, 0.3 * band, 13)
+    rows = np.arange(len(t))
+    support = np.full((len(slopes), n), -1.0)
+    for k, slope in enumerate(slopes):
+        shift = np.round(slope * (t - 0.5) * 2).astype(int)
+        idx = np.arange(n)[None, :] + shift[:, None]
+        valid = (idx >= 0) & (idx < n)
+        gathered = np.where(valid, edge[rows[:, None], np.clip(idx, 0, n - 1)], 0.0)
+        support[k] = np.median(gathered, axis=0)  # a line, not a few strong spots
+    best_slope = support.argmax(axis=0)
+    strength = support.max(axis=0)
+    top = strength.max()
+    if top < 6.0:
+        return None
+    peaks = [j for j in range(1, n - 1)
+             if strength[j] >= 0.55 * top and strength[j] >= strength[j - 1]
+             and strength[j] >= strength[j + 1]]
+    if not peaks:
+        return None
+    j = min(peaks, key=lambda k: abs(offsets[k]))  # the strong edge nearest the fit
+    slope = slopes[best_slope[j]]
+    p0 = a + (offsets[j] - slope) * normal + 0.0 * direction
+    p1 = b + (offsets[j] + slope) * normal
+    return p0, (p1 - p0) / np.linalg.norm(p1 - p0)
+
+
+def _intersect(l1, l2) -> np.ndarray | None:
+    (p1, d1), (p2, d2) = l1, l2
+    m = np.array([d1, -d2]).T
+    if abs(np.linalg.det(m)) < 1e-6:
+        return None
+    s = np.linalg.solve(m, p2 - p1)
+    return p1 + s[0] * d1

@@ -89,7 +89,7 @@ def detect(
     check_exposure(image, config)
     if given is None:
         found = locate(image, board, config)
-        work_corners, confidence, art_corners = found.corners, found.confidence, found.corners
+        work_corners, confidence, art_corners = found.corners, found.confidence, found.art_corners
     else:
         work_corners, confidence = given * scale, 1.0
         art_corners = fit_art_frame(image, board, work_corners, config)

@@ -68,6 +68,21 @@ def measure(photo: Path, data: dict, variants: int, rng: np.random.Generator):
     return board, rows, space_labels(board, data)
 
 
+def cached_measure(photos, variants: int, rng, cache: Path | None):
+    store = dict(np.load(cache)) if cache and cache.is_file() else {}
+    measured = []
+    for photo, data in photos:
+        key = f"{photo.resolve()}|{variants}"
+        if key not in store:
+            _, rows, _ = measure(photo, data, variants, rng)
+            store[key] = np.stack(rows)
+        board = load_board(data["map"])
+        measured.append((board, list(store[key]), space_labels(board, data)))
+    if cache:
+        np.savez(cache, **store)
+    return measured
+
+
 def lane_accuracy(board, probs, data) -> float:
     truth = data.get("routes", {})
     results = lane_results(probs, board)
@@ -78,14 +93,18 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("dirs", nargs="+", type=Path)
     parser.add_argument("--variants", type=int, default=6)
-    parser.add_argument("--holdout", action="store_true", help="leave-one-photo-out report")
+    parser.add_argument("--holdout", type=Path,
+                        help="report leave-one-photo-out accuracy for each photo of this folder")
+    parser.add_argument("--cache", type=Path, help="keep measured features in this .npz")
     parser.add_argument("--out", type=Path, default=WEIGHTS)
     args = parser.parse_args(argv)
     rng = np.random.default_rng(0)
     photos = labelled_photos(args.dirs)
-    measured = [measure(p, d, args.variants, rng) for p, d in photos]
+    measured = cached_measure(photos, args.variants, rng, args.cache)
     if args.holdout:
         for i, (photo, data) in enumerate(photos):
+            if photo.parent.resolve() != args.holdout.resolve():
+                continue
             x = np.vstack([r for j, m in enumerate(measured) if j != i for r in m[1]])
             y = np.concatenate([m[2] for j, m in enumerate(measured) if j != i
                                 for _ in m[1]])
@@ -94,7 +113,7 @@ def main(argv: list[str] | None = None) -> int:
             probs = model.probabilities(rows[0])
             space_acc = float(np.mean(probs.argmax(1) == labels))
             print(f"{photo.name}: spaces {space_acc:.3f} lanes "
-                  f"{lane_accuracy(board, probs, data):.3f}")
+                  f"{lane_accuracy(board, probs, data):.3f}", flush=True)
     x = np.vstack([r for m in measured for r in m[1]])
     y = np.concatenate([m[2] for m in measured for _ in m[1]])
     model = fit(x, y)

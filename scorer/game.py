@@ -168,7 +168,16 @@ def _text(value: Any, field: str, limit: int = 200) -> str:
         raise InvalidGame(f"Field {field!r} must be a non-empty text.")
     if len(value) > limit:
         raise InvalidGame(f"Field {field!r} is too long ({len(value)} characters, max {limit}).")
+    _check_unicode(value, field)
     return value.strip()
+
+
+def _check_unicode(value: str, field: str) -> None:
+    # JSON can carry lone surrogates ("\ud800"): not text, and nothing can print or store them.
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        raise InvalidGame(f"Field {field!r} holds characters that are not text.") from None
 
 
 def _optional_points(value: Any) -> int | None:
@@ -573,6 +582,7 @@ def _check_players(variant: Variant, players: Sequence[Player]) -> None:
         name = player.name
         if not isinstance(name, str) or not name.strip():
             raise InvalidGame("Every player needs a name.")
+        _check_unicode(name, "name")
         if len(name) > MAX_NAME_LENGTH:
             raise InvalidGame(f"Player name {name[:20]!r}… is too long (max {MAX_NAME_LENGTH}).")
         if player.color not in PIECE_COLORS:

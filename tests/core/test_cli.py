@@ -52,6 +52,8 @@ def test_text_output_shows_every_figure_and_the_winner(tmp_path, capsys):
          "Unknown city 'Gotham'"),
         ({**GAME, "claims": GAME["claims"] + [{"player": "Bob", "route": "paris--zurich"}]},
          "already claimed by Ann"),
+        ('{"variant": "usa", "players": [{"name": "Ann\\ud800", "color": "red"}, '
+         '{"name": "Bob", "color": "blue"}]}', "not text"),
     ],
 )
 def test_invalid_input_exits_2_with_a_json_error(tmp_path, capsys, content, message):

@@ -54,6 +54,11 @@ def test_a_colour_that_is_not_a_train_colour_is_refused():
         Game.new("usa", [Player("Ann", "purple"), Player("Bob", "red")])
 
 
+def test_a_name_that_is_not_text_is_refused():
+    with pytest.raises(InvalidGame, match="not text"):
+        Game.new("usa", [Player("Ann\ud800", "red"), Player("Bob", "blue")])
+
+
 def test_an_empty_player_name_is_refused():
     with pytest.raises(InvalidGame, match="needs a name"):
         Game.new("usa", [Player(" ", "red"), Player("Bob", "blue")])

@@ -84,9 +84,6 @@ class PlayerLine:
     trains_left: int
     route_points: int
     stations_left: int
-    tickets_done: int
-    tickets_held: int
-    total: int
 
 
 def lane_classes(stored: store.StoredGame, highlight: frozenset[str] = frozenset()) -> dict:
@@ -117,7 +114,6 @@ def live_context(
         PlayerLine(
             name=p.name, color=p.color, trains_left=p.trains_left, route_points=p.route_points,
             stations_left=game.variant.stations - p.stations_placed,
-            tickets_done=p.tickets_completed, tickets_held=len(p.tickets), total=p.total,
         )
         for p in sheet.players
     ]

@@ -180,9 +180,6 @@ def translate_tiebreak(sentence: str | None) -> str | None:
     return " ; ".join(parts) + " : " + verdict + "."
 
 
-COLOR_NAMES = ("red", "blue", "green", "yellow", "black", "white", "orange", "pink", "gray")
-
-
 def color_name(color: str) -> str:
     return gettext(color)
 

@@ -167,25 +167,35 @@ class Table:
     def lane(self, route_id: str) -> Any:
         return self.page.locator(f'[data-route-id="{route_id}"]')
 
-    def tap_lane(self, route_id: str, zoom: bool = True) -> None:
+    def tap_lane(self, route_id: str, zoom: bool = True, answered: bool = True) -> None:
         """Tap the lane on its middle printed space, where a finger would go (the centre of
         a bent lane's bounding box can be open sea or a city).
 
         With ``zoom`` the board is first zoomed in and dragged so the lane sits mid-screen,
         as a player does: on the whole board the two lanes of a double are ~5 px apart and
         Chromium's touch adjustment can send the tap to the neighbouring lane.
+        ``answered``: wait for the server's answer (a read-only page sends nothing).
         """
         spaces = self.lane(route_id).locator(".sp")
         middle = spaces.nth(spaces.count() // 2)
         if zoom:
             self.bring_into_view(middle)
-        middle.tap()
+        self._tap(middle, "/routes/" if answered else None)
 
-    def tap_city(self, name: str, zoom: bool = True) -> None:
+    def tap_city(self, name: str, zoom: bool = True, answered: bool = True) -> None:
         dot = self.city(name).locator(".dot")
         if zoom:
             self.bring_into_view(dot)
-        dot.tap()
+        self._tap(dot, "/cities/" if answered else None)
+
+    def _tap(self, target: Any, answer_path: str | None) -> None:
+        """Tap, then (for a path) wait for the answer, so the next tap finds the page settled."""
+        if answer_path is None:
+            target.tap()
+            return
+        with self.page.expect_response(lambda r: answer_path in r.url):
+            target.tap()
+        self.page.wait_for_load_state()
 
     def bring_into_view(self, target: Any, zoom_taps: int = 3) -> None:
         """Zoom the board in (the + button) and drag it until ``target`` is mid-board."""
@@ -219,7 +229,7 @@ class Table:
     def select(self, name: str) -> None:
         from playwright.sync_api import expect
 
-        self.player_button(name).tap()
+        self._tap(self.player_button(name), "/player")
         expect(self.player_button(name)).to_have_attribute("aria-pressed", "true")
 
     def trains_left(self, name: str) -> int:

@@ -234,6 +234,7 @@ def test_a_double_tap_on_undo_takes_back_only_one_action(phone, table):
 def test_two_phones_undoing_the_same_mistake_undo_it_once(phone, table, new_table, shot):
     game_id = table.new_game("usa", TWO)
     table.tap_lane("helena--seattle", zoom=False)
+    expect(table.lane("helena--seattle")).to_have_class(owned_by("red"))
     table.tap_lane("el-paso--houston", zoom=False)
     expect(table.lane("el-paso--houston")).to_have_class(owned_by("red"))
     other = new_table()

@@ -27,9 +27,9 @@ def test_the_read_only_link_follows_the_game_but_a_tap_changes_nothing(
     expect(viewer.locator("a[data-route-id], [data-route-id][hx-post]")).to_have_count(0)
     expect(viewer.locator("[hx-post]")).to_have_count(0)
 
-    watcher.tap_lane("helena--seattle", zoom=False)
+    watcher.tap_lane("helena--seattle", zoom=False, answered=False)
     viewer.locator('[data-player="Ann"]').first.tap()
-    watcher.tap_city("Denver", zoom=False)
+    watcher.tap_city("Denver", zoom=False, answered=False)
     viewer.wait_for_timeout(300)
     expect(watcher.lane("helena--seattle")).not_to_have_class(re.compile(r"\bown\b"))
     assert viewer.url == url

@@ -75,6 +75,16 @@ def memory(pid: int) -> dict[str, int]:
     return fields
 
 
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU time a process has used (/proc/<pid>/stat, fields 14 and 15)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def load_average() -> str:
+    return " ".join(Path("/proc/loadavg").read_text().split()[:3])
+
+
 def phone_loop(port: int, game: str, player: str, lanes: list[str], deadline: float,
                think: tuple[float, float], tally: Tally, seed: int) -> None:
     rng = random.Random(seed)
@@ -187,6 +197,8 @@ def main(argv: list[str] | None = None) -> int:
                 tally, i)))
         print(f"{args.phones} phones at {tables} tables for {args.seconds:.0f} s, a tap every "
               f"{args.think[0]:g}-{args.think[1]:g} s, a poll every {POLL_SECONDS:g} s ...")
+        print(f"machine load average before: {load_average()} (other work shares the cores)")
+        cpu_before = cpu_seconds(server.pid)
         start = time.monotonic()
         for thread in threads:
             thread.start()
@@ -197,11 +209,15 @@ def main(argv: list[str] | None = None) -> int:
         for thread in threads:
             thread.join(1)
         elapsed = time.monotonic() - start
+        cpu = cpu_seconds(server.pid) - cpu_before
+        print(f"machine load average after: {load_average()}")
         print(f"requests: {tally.requests} in {elapsed:.1f} s "
               f"({tally.requests / elapsed:.0f}/s: {len(tally.taps)} taps, "
               f"{len(tally.reads)} reads)")
         print(f"errors: {len(tally.errors)}"
               + (f" (first: {'; '.join(tally.errors[:5])})" if tally.errors else ""))
+        print(f"server CPU: {cpu:.1f} s in {elapsed:.0f} s ({cpu / elapsed * 100:.0f}% of one "
+              f"core, {cpu / max(tally.requests, 1) * 1000:.1f} ms per request)")
         print(f"taps:  {percentiles(tally.taps)}")
         print(f"reads: {percentiles(tally.reads)}")
         tap_p99 = statistics.quantiles(tally.taps, n=100)[98] * 1000 if len(tally.taps) > 1 \

@@ -86,6 +86,13 @@ def test_a_station_borrows_a_route_and_completes_a_ticket_on_europe(phone, table
     assert (ticket["from"], ticket["to"], ticket["points"], ticket["completed"]) == (
         "Paris", "Wien", 8, True)
     assert ann["borrowed_routes"] == [{"city": "Zürich", "route": "munchen--zurich"}]
+
+    phone.locator("[data-results-link]").tap()
+    phone.wait_for_url("**/results")
+    for player in table.score()["players"]:
+        expect(phone.locator(f'[data-player="{player["name"]}"] [data-total]')).to_have_attribute(
+            "data-total", str(player["total"]))
+    shot(phone, "results")
     assert phone.problems == []
 
 

@@ -257,3 +257,15 @@ def test_the_player_bar_cookie_selects_the_player_before_its_request_arrives(cli
     assert 'data-player="Cleo" aria-pressed="true"' in page
     client.raw.set_cookie(f"player_{europe}", "Nobody")  # not a player: the session's choice
     assert 'data-player="Cleo" aria-pressed="true"' in client.get(game_url(europe)).text
+
+
+def test_selecting_a_player_without_javascript_redirects_back(client, europe):
+    answer = client.post(f"/games/{europe}/player", {"player": "Bob"})
+    assert answer.status_code == 303
+    assert 'data-player="Bob" aria-pressed="true"' in client.get(game_url(europe)).text
+
+
+def test_a_wrong_method_gets_a_clear_page(client, europe):
+    answer = client.get(f"/games/{europe}/undo")
+    assert answer.status_code == 405
+    assert "does not take this kind of request" in answer.text

@@ -166,6 +166,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seconds", type=float)
     parser.add_argument("--uploads", type=int)
     parser.add_argument("--threads", type=int, default=16, help="waitress threads")
+    parser.add_argument("--upload-rounds", type=int, default=1,
+                        help="rounds of uploads one per game (memory over time)")
+    parser.add_argument("--server-env", action="append", default=[], metavar="VAR=VALUE",
+                        help="extra environment of the server, e.g. MALLOC_ARENA_MAX=2")
     parser.add_argument("--think", type=float, nargs=2, default=(1.0, 3.0),
                         metavar=("MIN", "MAX"), help="seconds between two taps of a phone")
     args = parser.parse_args(argv)
@@ -176,11 +180,13 @@ def main(argv: list[str] | None = None) -> int:
     args.seconds = min(args.seconds, 600.0)  # bounded whatever is asked
 
     work = Path(tempfile.mkdtemp(prefix="terminus-load-"))
-    server = ServerProcess(work / "load.sqlite3", threads=args.threads).start()
+    extra_env = dict(item.split("=", 1) for item in args.server_env)
+    server = ServerProcess(work / "load.sqlite3", threads=args.threads, env=extra_env).start()
     games: list[str] = []
     try:
         print(f"server: waitress pid {server.pid}, 127.0.0.1:{server.port}, "
-              f"{args.threads} threads; machine: {os.cpu_count()} cores")
+              f"{args.threads} threads; machine: {os.cpu_count()} cores"
+              + (f"; environment {extra_env}" if extra_env else ""))
         setup = Phone(server.port)
         tables = (args.phones + len(NAMES) - 1) // len(NAMES)
         games = [setup.new_game({"variant": "europe", "name": f"Table {t + 1}",
@@ -234,7 +240,8 @@ def main(argv: list[str] | None = None) -> int:
             chosen = [photos[i % len(photos)] for i in range(args.uploads)]
             targets = [games[i % len(games)] for i in range(args.uploads)]
             mb = sum(p.stat().st_size for p in chosen) / 2**20
-            for label, where in (("one game each", targets), ("all to one game", None)):
+            rounds = [("one game each", targets)] * max(args.upload_rounds, 1)
+            for label, where in (*rounds, ("all to one game", None)):
                 print(f"{args.uploads} photo uploads at once, {label} ({mb:.1f} MB in all) ...")
                 start = time.monotonic()
                 with ThreadPoolExecutor(args.uploads) as pool:

@@ -180,18 +180,21 @@ def thread_server(app: Any, threads: int = 8) -> Iterator[int]:
         runner.join(5)
 
 
-def serve_command(threads: int) -> list[str]:
-    """The waitress-serve command of the Makefile's ``serve`` target, on a free loopback port:
-    the tests and benchmarks run the production server with the options the Makefile gives."""
+def serve_command(threads: int) -> tuple[dict[str, str], list[str]]:
+    """The waitress-serve command of the Makefile's ``serve`` target, on a free loopback port,
+    with the environment assignments written before it (``VAR=value waitress-serve ...``): the
+    tests and benchmarks run the production server with the options the Makefile gives."""
     makefile = (ROOT / "Makefile").read_text()
-    variables = dict(re.findall(r"^(\w+)\s*\??=\s*(.*?)\s*$", makefile, re.M))
+    variables = dict(re.findall(r"^(\w+)\s*[:?]?=\s*(.*?)\s*$", makefile, re.M))
     variables.update(HOST=LOOPBACK, PORT="0", THREADS=str(threads))
     recipe = re.search(r"^serve:.*\n((?:\t.*\n)+)", makefile, re.M)
     assert recipe, "no serve target in the Makefile"
     line = next(ln for ln in recipe.group(1).splitlines() if "waitress-serve" in ln)
-    words = shlex.split(line.strip())
-    args = [re.sub(r"\$\((\w+)\)", lambda m: variables[m.group(1)], w) for w in words[1:]]
-    return [sys.executable, "-m", "waitress", *args]
+    words = [re.sub(r"\$\((\w+)\)", lambda m: variables.get(m.group(1), ""), w)
+             for w in shlex.split(line.strip())]
+    program = next(i for i, w in enumerate(words) if "waitress-serve" in w)
+    env = dict(w.split("=", 1) for w in words[:program] if re.match(r"\w+=", w))
+    return env, [sys.executable, "-m", "waitress", *words[program + 1:]]
 
 
 class ServerProcess:
@@ -213,13 +216,14 @@ class ServerProcess:
         return self.process.pid
 
     def start(self, timeout: float = 30.0) -> ServerProcess:
-        env = {**os.environ, "TERMINUS_DATABASE": str(self.database),
+        make_env, command = serve_command(self.threads)
+        env = {**os.environ, **make_env, "TERMINUS_DATABASE": str(self.database),
                "TERMINUS_SECRET_KEY": "hardening-secret", "PYTHONUNBUFFERED": "1", **self.env}
         self.log.parent.mkdir(parents=True, exist_ok=True)
         offset = self.log.stat().st_size if self.log.exists() else 0
         with open(self.log, "ab") as out:
             self.process = subprocess.Popen(
-                serve_command(self.threads),
+                command,
                 cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT,
                 stdin=subprocess.DEVNULL,
             )

@@ -120,6 +120,12 @@ def test_deck_search_and_custom_tickets_are_added_for_the_selected_player(phone,
         ("Denver", "El Paso", 4), ("Boston", "Seattle", 13)}
     expect(table.tickets_of("Ann").locator('[data-ticket]')).to_have_count(0)
 
+    bob_tickets.locator('[data-ticket="Boston–Seattle"] button').tap()
+    expect(bob_tickets.locator("[data-ticket]")).to_have_count(1)
+    expect(table.message()).to_contain_text("Ticket Boston–Seattle removed")
+    phone.locator("[data-undo]").tap()
+    expect(bob_tickets.locator('[data-ticket="Boston–Seattle"]')).to_be_visible()
+
 
 def test_undo_takes_back_the_last_tap_and_redo_puts_it_back(phone, table, shot):
     table.new_game("usa", TWO)
@@ -293,3 +299,21 @@ def test_a_second_phone_at_the_table_sees_claims_and_claims_too(phone, table, ne
     shot(other.page, "second-phone")
     owners = {p["name"]: p["routes"] for p in table.score()["players"]}
     assert owners == {"Ann": ["helena--seattle"], "Bob": ["el-paso--houston"]}
+
+
+def test_a_ticket_being_picked_survives_another_phone_changing_the_game(
+    phone, table, new_table
+):
+    game_id = table.new_game("europe", TWO)
+    table.mode("ticket")
+    table.tap_city("Paris")
+    expect(table.city("Paris")).to_have_class(re.compile(r"\bpicked\b"))
+
+    other = new_table()
+    other.page.goto(f"/games/{game_id}")
+    other.tap_lane("paris--zurich")
+    expect(table.lane("paris--zurich")).to_have_class(owned_by("red"))  # the poll came
+    expect(table.city("Paris")).to_have_class(re.compile(r"\bpicked\b"))
+
+    table.tap_city("Wien")
+    expect(table.tickets_of("Ann").locator('[data-ticket="Paris–Wien"]')).to_be_visible()

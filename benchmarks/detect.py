@@ -69,8 +69,12 @@ def measure_one(photo: Path, label: Path, repeat: int) -> dict:
         else:
             mistakes.append(f"{lane.route}:{want}->{lane.owner}")
             wrong_claims += lane.owner is not None
+    want_stations = {(st["city"], st["owner"]) for st in truth.get("stations", ())}
+    got_stations = {(st.city, st.owner) for st in detection.stations}
     return {
         "photo": photo.name,
+        "stations": [len(want_stations & got_stations), len(got_stations - want_stations),
+                     len(want_stations - got_stations)],
         "lanes": len(detection.routes),
         "right": right,
         "wrong_claims": wrong_claims,
@@ -130,6 +134,9 @@ def report(folder: Path, rows: list[dict], verbose: bool) -> None:
         print(f"  found {len(done)}/{len(rows)} boards; * worst corner error; ms = median; "
               f"wrong claims (a lane given to a colour that is not on it): "
               f"{sum(r['wrong_claims'] for r in done)}")
+        tp, fp, fn = (sum(r["stations"][i] for r in done) for i in range(3))
+        if tp + fp + fn:
+            print(f"  stations: {tp} right, {fp} extra, {fn} missed")
 
 
 if __name__ == "__main__":

@@ -33,7 +33,7 @@ class VisionConfig:
     # below this share it is empty; between the two it is doubtful
     lane_doubt: float = 0.3
     # stations: search radius around a city (art px)
-    station_radius: int = 22
+    station_radius: int = 14
 
 
 DEFAULT = VisionConfig()

@@ -253,30 +253,34 @@ def _side_line(lab: np.ndarray, a: np.ndarray, b: np.ndarray, band: float):
                         borderValue=(0, 128, 128))
     edge = np.zeros(profile.shape[:2], dtype=np.float32)
     edge[:, 1:-1] = np.linalg.norm(profile[:, 2:] - profile[:, :-2], axis=2)
-    n = len(offsets)
-    slopes = np.linspace(-0.3 * band, 0.3 * band, 13)
-    rows = np.arange(len(t))
-    support = np.full((len(slopes), n), -1.0)
-    for k, slope in enumerate(slopes):
-        shift = np.round(slope * (t - 0.5) * 2).astype(int)
-        idx = np.arange(n)[None, :] + shift[:, None]
-        valid = (idx >= 0) & (idx < n)
-        gathered = np.where(valid, edge[rows[:, None], np.clip(idx, 0, n - 1)], 0.0)
-        support[k] = np.median(gathered, axis=0)  # a line, not a few strong spots
-    best_slope = support.argmax(axis=0)
-    strength = support.max(axis=0)
-    top = strength.max()
-    if top < 6.0:
+    # candidate edge points: strong local maxima of each row across the side
+    strong = edge >= np.maximum(6.0, 0.5 * edge.max(axis=1, keepdims=True))
+    peak = strong.copy()
+    peak[:, 1:-1] &= (edge[:, 1:-1] >= edge[:, :-2]) & (edge[:, 1:-1] >= edge[:, 2:])
+    rows, cols = np.nonzero(peak)
+    if len(rows) < 10:
         return None
-    peaks = [j for j in range(1, n - 1)
-             if strength[j] >= 0.55 * top and strength[j] >= strength[j - 1]
-             and strength[j] >= strength[j + 1]]
-    if not peaks:
+    tt, oo = t[rows], offsets[cols]
+    # RANSAC for the straight edge supported by most rows (nearest the fit on a tie)
+    rng = np.random.default_rng(0)
+    best, best_key = None, None
+    for _ in range(150):
+        i, j = rng.integers(0, len(rows), 2)
+        if abs(tt[i] - tt[j]) < 0.3:
+            continue
+        slope = (oo[j] - oo[i]) / (tt[j] - tt[i])
+        if abs(slope) > band:
+            continue
+        inlier = np.abs(oo - (oo[i] + slope * (tt - tt[i]))) < 1.5
+        support = len(np.unique(rows[inlier]))
+        key = (support, -abs(np.mean(oo[inlier])))
+        if best_key is None or key > best_key:
+            best, best_key = inlier, key
+    if best is None or best_key[0] < 0.5 * len(t):
         return None
-    j = min(peaks, key=lambda k: abs(offsets[k]))  # the strong edge nearest the fit
-    slope = slopes[best_slope[j]]
-    p0 = a + (offsets[j] - slope) * normal + 0.0 * direction
-    p1 = b + (offsets[j] + slope) * normal
+    slope, intercept = np.polyfit(tt[best], oo[best], 1)
+    p0 = a + intercept * normal
+    p1 = b + (intercept + slope) * normal
     return p0, (p1 - p0) / np.linalg.norm(p1 - p0)
 
 

@@ -12,6 +12,8 @@ from scorer.vision.config import DEFAULT, VisionConfig
 from scorer.vision.model import CLASSES
 from scorer.vision.sample import space_table
 
+_WEIGHT = np.array([0.35, 1.0, 1.0], dtype=np.float32)
+
 
 @dataclass(frozen=True, slots=True)
 class StationResult:
@@ -58,11 +60,12 @@ def find_stations(
         cx, cy = int(city.x * s), int(city.y * s)
         ys, xs = np.clip(cy + yy[disk], 0, h - 1), np.clip(cx + xx[disk], 0, w - 1)
         pixels = lab[ys, xs]
-        dist = np.linalg.norm(pixels[:, None, :] - centres[None], axis=2)
+        # a station is shaded on its sides: compare chroma fully, lightness loosely
+        dist = np.linalg.norm((pixels[:, None, :] - centres[None]) * _WEIGHT, axis=2)
         nearest = dist.argmin(axis=1)
-        close = dist.min(axis=1) < 20.0
+        close = dist.min(axis=1) < 28.0
         shares = np.bincount(nearest[close], minlength=len(names)) / len(pixels)
         best = int(shares.argmax())
-        if shares[best] > 0.35:
+        if shares[best] > 0.45:
             found.append(StationResult(city.name, names[best]))
     return tuple(found)

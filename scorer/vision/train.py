@@ -68,10 +68,10 @@ def measure(photo: Path, data: dict, variants: int, rng: np.random.Generator):
     return board, rows, space_labels(board, data)
 
 
-def cached_measure(photos, variants: int, rng, cache: Path | None):
+def cached_measure(photos, counts: list[int], rng, cache: Path | None):
     store = dict(np.load(cache)) if cache and cache.is_file() else {}
     measured = []
-    for photo, data in photos:
+    for (photo, data), variants in zip(photos, counts, strict=True):
         key = f"{photo.resolve()}|{variants}"
         if key not in store:
             _, rows, _ = measure(photo, data, variants, rng)
@@ -96,11 +96,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--holdout", type=Path,
                         help="report leave-one-photo-out accuracy for each photo of this folder")
     parser.add_argument("--cache", type=Path, help="keep measured features in this .npz")
+    parser.add_argument("--real", type=Path,
+                        help="a folder of real photos, measured --real-variants times each "
+                             "(the detector is judged on real photos)")
+    parser.add_argument("--real-variants", type=int, default=10)
     parser.add_argument("--out", type=Path, default=WEIGHTS)
     args = parser.parse_args(argv)
     rng = np.random.default_rng(0)
     photos = labelled_photos(args.dirs)
-    measured = cached_measure(photos, args.variants, rng, args.cache)
+    real = args.real.resolve() if args.real else None
+    measured = cached_measure(
+        photos, [args.real_variants if p.parent.resolve() == real else args.variants
+                 for p, _ in photos], rng, args.cache)
     if args.holdout:
         for i, (photo, data) in enumerate(photos):
             if photo.parent.resolve() != args.holdout.resolve():

@@ -156,3 +156,16 @@ def test_cli_prints_the_detection_and_writes_the_overlay(tmp_path, capsys):
     out = json.loads(capsys.readouterr().out)
     assert out["map"] == "usa" and len(out["routes"]) == 100
     assert overlay.read_bytes()[:2] == b"\xff\xd8"
+
+
+@pytest.mark.skipif(not SAMPLE_LABELS, reason="no sample_photos/")
+def test_europe_stations_are_found_with_their_colour(sample_results):
+    right = extra = missed = 0
+    for detection, truth in sample_results.values():
+        if truth["map"] != "europe" or isinstance(detection, Exception):
+            continue
+        want = {(s["city"], s["owner"]) for s in truth.get("stations", ())}
+        got = {(s.city, s.owner) for s in detection.stations}
+        right, extra, missed = right + len(want & got), extra + len(got - want), \
+            missed + len(want - got)
+    assert right >= 3 * (extra + missed) and right > 0

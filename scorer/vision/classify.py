@@ -63,7 +63,9 @@ def lane_results(
         colour_p = p[:, 1:].mean(axis=0)
         best = int(colour_p.argmax())
         agree = float(np.mean(votes == best + 1))
-        if covered >= config.lane_agree and agree >= config.lane_agree:
+        # a claim covers every space: one space that is surely empty makes the lane doubtful
+        all_covered = float(p[:, 0].max()) < config.space_empty_max
+        if covered >= config.lane_agree and agree >= config.lane_agree and all_covered:
             conf = float(p[:, best + 1].mean())
             results.append(LaneResult(route.id, PIECE_COLORS[best], conf))
         elif covered <= config.lane_doubt:

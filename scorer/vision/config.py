@@ -32,6 +32,8 @@ class VisionConfig:
     lane_agree: float = 0.75
     # below this share it is empty; between the two it is doubtful
     lane_doubt: float = 0.3
+    # ... and none of its spaces may look empty with more than this probability
+    space_empty_max: float = 0.95
     # stations: search radius around a city (art px)
     station_radius: int = 14
 

@@ -11,7 +11,13 @@ from scorer.boards import Board
 from scorer.vision.config import DEFAULT, VisionConfig
 from scorer.vision.geometry import rectify
 from scorer.vision.model import CLASSES, Mlp, load_model
-from scorer.vision.sample import background_color, normalise, space_features, space_table, to_lab
+from scorer.vision.sample import (
+    background_color,
+    normalise,
+    shifted_features,
+    space_table,
+    to_lab,
+)
 
 PIECE_COLORS = CLASSES[1:]
 
@@ -42,7 +48,8 @@ def space_probabilities(
 ) -> np.ndarray:
     """(N spaces, len(CLASSES)) probabilities, in ``space_table`` order."""
     model = model or load_model()
-    probs = model.probabilities(space_features(lab, board, config.rectify_scale))
+    rows = shifted_features(lab, board, config.rectify_scale, config.space_shifts)
+    probs = np.mean([model.probabilities(r) for r in rows], axis=0)
     if colors:
         allowed = np.array([c == "empty" or c in colors for c in CLASSES])
         probs = probs * allowed

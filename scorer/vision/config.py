@@ -19,15 +19,11 @@ class VisionConfig:
     refine_band: float = 0.015
     # rectified board: art pixels per rectified pixel (1.0 = 1744 x 1125 map area)
     rectify_scale: float = 1.0
-    # refinement of the assumed board frame (art px, max shift searched at each corner)
-    frame_search_px: float = 14.0
     # photo quality gates
     min_brightness: float = 35.0
     min_sharpness: float = 6.0
-    # classification: half sizes of the sampled patch around a space (art px)
-    space_half_length: int = 22
-    space_half_width: int = 6
-    flank_offset: int = 11
+    # the classifier is averaged over patches moved this far across each space (art px)
+    space_shifts: tuple[float, ...] = (-4.0, 0.0, 4.0)
     # a lane is claimed when at least this share of its spaces agree on one colour
     lane_agree: float = 0.75
     # below this share it is empty; between the two it is doubtful

@@ -109,11 +109,32 @@ def space_features(
     lab: np.ndarray, board: Board, scale: float = 1.0, offset: np.ndarray | None = None
 ) -> np.ndarray:
     """One feature row per space (in ``space_table`` order) from a normalised Lab image."""
-    routes, _, owner = space_table(board)
+    return shifted_features(lab, board, scale, (0.0,), offset)[0]
+
+
+def shifted_features(
+    lab: np.ndarray, board: Board, scale: float, shifts: tuple[float, ...],
+    offset: np.ndarray | None = None,
+) -> list[np.ndarray]:
+    """``space_features`` with every patch moved ``shift`` art px across its space, per shift.
+
+    Averaging a model over a few sideways shifts makes it tolerant of pieces placed off
+    their spaces and of a few px of error in the printed positions.
+    """
     light = lab[..., 0]
     grad = cv2.magnitude(cv2.Sobel(light, cv2.CV_32F, 1, 0), cv2.Sobel(light, cv2.CV_32F, 0, 1))
     stack = np.dstack([lab, grad / max(scale, 1e-6)])
-    patch = sample_patches(stack, board, scale, offset)  # (N, P, 4)
+    _, spaces, _ = space_table(board)
+    angle = np.deg2rad(spaces[:, 2])
+    normal = np.c_[-np.sin(angle), np.cos(angle)]
+    base = np.zeros_like(normal) if offset is None else offset
+    return [_features(sample_patches(stack, board, scale, base + normal * shift), board)
+            for shift in shifts]
+
+
+def _features(patch: np.ndarray, board: Board) -> np.ndarray:
+    """Feature rows from the sampled (N, P, 4) patches: Lab and gradient magnitude."""
+    routes, _, owner = space_table(board)
     core, colour = patch[:, _CORE], patch[..., :3]
     core_med = np.median(core[..., :3], axis=1)
     wide_med = np.median(colour, axis=1)

@@ -324,7 +324,7 @@ def test_a_ticket_being_picked_survives_another_phone_changing_the_game(
 @pytest.mark.xfail(strict=True, reason=(
     "PRODUCT BUG: on the whole board a tap exactly on the first lane of a double is sent to "
     "the second lane (Chromium's touch adjustment moves the tap to the neighbouring lane, "
-    "~5 px away): 13 of the 20 USA doubles and 8 Europe doubles; see the report"))
+    "~5 px away): 13 of the 22 USA doubles, 8 of the 11 Europe doubles; see the report"))
 def test_a_tap_on_the_first_lane_of_a_double_claims_that_lane_on_the_whole_board(phone, table):
     # Four players: both lanes of a double are open.
     game_id = table.api_game({"variant": "europe", "players": [

@@ -21,6 +21,9 @@ except ImportError:  # pragma: no cover - a dependency of the project
 
 # EXIF orientations that swap width and height
 _TRANSPOSED = {5, 6, 7, 8}
+# formats whose extra frames are not animation: HEIF/AVIF hold thumbnails and depth, MPO is a
+# JPEG with an appended gain map or depth image (many Android and iPhone photos)
+_STILL_MULTI_FRAME = {"HEIF", "AVIF", "MPO"}
 
 
 def decode(
@@ -56,7 +59,7 @@ def decode_scaled(
                     f"The image is too large ({width}x{height} px, at most "
                     f"{config.max_megapixels:.0f} megapixels)."
                 )
-            if getattr(image, "is_animated", False) and image.format not in ("HEIF", "AVIF"):
+            if getattr(image, "is_animated", False) and image.format not in _STILL_MULTI_FRAME:
                 raise ImageRejected("Animated images are not accepted: send a still photo.")
             orientation = image.getexif().get(0x0112, 1)
             if orientation in _TRANSPOSED:
@@ -71,7 +74,11 @@ def decode_scaled(
             rgb = image.convert("RGB")
     except ImageRejected:
         raise
-    except (UnidentifiedImageError, Image.DecompressionBombError, Image.DecompressionBombWarning):
+    except (Image.DecompressionBombError, Image.DecompressionBombWarning):
+        raise ImageRejected(
+            f"The image is too large (at most {config.max_megapixels:.0f} megapixels)."
+        ) from None
+    except UnidentifiedImageError:
         raise ImageRejected(
             "This file is not an image we can read (JPEG, PNG, WebP, HEIC)."
         ) from None

@@ -1,4 +1,6 @@
 import io
+import struct
+import zlib
 
 import numpy as np
 import pytest
@@ -62,6 +64,37 @@ def test_a_truncated_jpeg_is_rejected():
         decode(data[: len(data) // 2])
 
 
+@pytest.mark.parametrize("fmt", ["PNG", "WEBP"])
+def test_other_truncated_formats_are_rejected(fmt):
+    data = encode(gradient(640, 480).convert("RGB"), fmt)
+    with pytest.raises(ImageRejected):
+        decode(data[: len(data) // 2])
+
+
+@pytest.mark.parametrize("keep", [4, 200])
+def test_a_jpeg_cut_near_its_header_is_rejected_even_when_shrunk(keep):
+    data = encode(gradient(1600, 1200), "JPEG")
+    with pytest.raises(ImageRejected):
+        decode(data[:keep], long_side=400)
+
+
+def png_header(width: int, height: int) -> bytes:
+    """A PNG that claims a size but holds one scrap of pixel data: tiny file, huge image."""
+    def chunk(kind: bytes, body: bytes) -> bytes:
+        crc = struct.pack(">I", zlib.crc32(kind + body))
+        return struct.pack(">I", len(body)) + kind + body + crc
+
+    ihdr = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
+    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", ihdr)
+            + chunk(b"IDAT", zlib.compress(bytes(64))) + chunk(b"IEND", b""))
+
+
+@pytest.mark.parametrize("size", [(8000, 7000), (20000, 20000)])
+def test_more_than_fifty_megapixels_is_refused_as_too_large_from_the_header(size):
+    with pytest.raises(ImageRejected, match="too large"):
+        decode(png_header(*size))
+
+
 def test_huge_dimensions_are_rejected_before_decoding():
     data = encode(Image.new("L", (7200, 7200)), "PNG")
     with pytest.raises(ImageRejected, match="megapixels"):
@@ -77,6 +110,21 @@ def test_too_many_bytes_are_rejected():
 def test_animated_images_are_rejected(fmt):
     frames = [Image.new("RGB", (32, 32), c) for c in ((255, 0, 0), (0, 255, 0))]
     data = encode(frames[0], fmt, save_all=True, append_images=frames[1:], duration=100)
+    with pytest.raises(ImageRejected, match="Animated"):
+        decode(data)
+
+
+def test_a_phone_jpeg_with_an_appended_gain_map_is_a_still_photo():
+    # MPO: Android "Ultra HDR" and many phones append a second image to the JPEG
+    photo, gain_map = gradient(64, 48).convert("RGB"), Image.new("RGB", (32, 24), (90, 90, 90))
+    data = encode(photo, "MPO", save_all=True, append_images=[gain_map])
+    assert Image.open(io.BytesIO(data)).format == "MPO"
+    assert decode(data).shape == (48, 64, 3)
+
+
+def test_an_animated_png_is_rejected():
+    frames = [Image.new("RGB", (32, 32), c) for c in ((255, 0, 0), (0, 0, 255))]
+    data = encode(frames[0], "PNG", save_all=True, append_images=frames[1:])
     with pytest.raises(ImageRejected, match="Animated"):
         decode(data)
 

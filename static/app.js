@@ -122,11 +122,139 @@
     }
     window.addEventListener("pointerup", end);
     window.addEventListener("pointercancel", end);
-    // A drag or a pinch is not a tap: swallow the click it ends with.
+    // Where the finger went down and up, as the pointer events report it: the click that
+    // follows may have been moved by the browser's touch adjustment to a neighbouring lane.
+    var lastUp = null;
+    viewport.addEventListener("pointerup", function (e) {
+      lastUp = { x: e.clientX, y: e.clientY, t: e.timeStamp };
+    }, true);
+    // A drag or a pinch is not a tap: swallow the click it ends with. A tap on the board goes
+    // to the lane or city nearest the point touched (see boardTap).
     viewport.addEventListener("click", function (e) {
-      if (moved) { e.preventDefault(); e.stopPropagation(); moved = false; }
+      if (moved) { e.preventDefault(); e.stopPropagation(); moved = false; return; }
+      if (!e.isTrusted || !lastUp || e.timeStamp - lastUp.t > 1500) return;
+      var point = lastUp;
+      lastUp = null;
+      if (boardTap(viewport, point.x, point.y)) { e.preventDefault(); e.stopPropagation(); }
     }, true);
     window.addEventListener("resize", apply);
+  }
+
+  // --- Taps on the board, hit-tested on the point touched --------------------------------
+  // Chromium's touch adjustment sends a tap to the "best" link near the finger, and on a
+  // phone the two lanes of a double are a few pixels apart: a tap on one lane could claim
+  // the other. So the board finds the lane (or city) itself, in board coordinates.
+
+  function segmentDistance(p, a, b) {
+    var dx = b.x - a.x, dy = b.y - a.y, len = dx * dx + dy * dy;
+    var t = len ? Math.max(0, Math.min(1, ((p.x - a.x) * dx + (p.y - a.y) * dy) / len)) : 0;
+    return Math.hypot(p.x - a.x - t * dx, p.y - a.y - t * dy);
+  }
+
+  function laneDistance(lane, p) {
+    var line = lane.querySelector(".hit");
+    var pts = (line && line.getAttribute("points") || "").trim().split(/\s+/).map(function (xy) {
+      var c = xy.split(","); return { x: +c[0], y: +c[1] };
+    });
+    var best = Infinity;
+    for (var i = 1; i < pts.length; i++) best = Math.min(best, segmentDistance(p, pts[i - 1], pts[i]));
+    return best;
+  }
+
+  // The lanes and the city nearest the point (x, y in client pixels), with the scale.
+  function nearest(svg, x, y) {
+    var ctm = svg.getScreenCTM();
+    if (!ctm) return null;
+    var p = new DOMPoint(x, y).matrixTransform(ctm.inverse());
+    var lanes = [], city = null;
+    svg.querySelectorAll("a[data-route-id]").forEach(function (lane) {
+      lanes.push({ el: lane, d: laneDistance(lane, p) });
+    });
+    lanes.sort(function (a, b) { return a.d - b.d; });
+    svg.querySelectorAll("a[data-city]").forEach(function (el) {
+      var dot = el.querySelector(".dot");
+      var d = Math.hypot(p.x - +dot.getAttribute("cx"), p.y - +dot.getAttribute("cy"));
+      if (!city || d < city.d) city = { el: el, d: d };
+    });
+    return { lanes: lanes, city: city, k: Math.hypot(ctm.a, ctm.b) };
+  }
+
+  function ends(lane) {
+    var id = lane.getAttribute("data-route-id");
+    return id.replace(/--2$/, "");
+  }
+
+  // Returns true when the tap was handled here (a request sent or a choice offered).
+  function boardTap(viewport, x, y) {
+    var svg = viewport.querySelector("svg");
+    if (!svg || !svg.querySelector("a[data-route-id]") || !window.htmx) return false;
+    var near = nearest(svg, x, y);
+    if (!near) return false;
+    var k = near.k;  // screen pixels per board unit
+    var modeInput = document.querySelector("#controls input[name=mode]:checked");
+    var mode = modeInput ? modeInput.value : "routes";
+    var lane = near.lanes[0], city = near.city;
+    var laneReach = Math.max(14, 12 / k), cityReach = Math.max(26, 16 / k);
+    var target = null;
+    if (city && mode !== "routes" && city.d <= cityReach) target = city.el;
+    else if (city && city.d <= Math.max(16, 6 / k)) target = city.el;
+    else if (lane && lane.d <= laneReach) target = lane.el;
+    else if (city && city.d <= 26) target = city.el;
+    if (!target) return true;  // open sea: nothing to do
+    if (target === lane.el) {
+      var other = near.lanes[1];
+      // Between the two lanes of a double, closer together than a fingertip: ask.
+      if (other && ends(other.el) === ends(lane.el) && (lane.d + other.d) * k < 16
+          && lane.d > 0.3 * (lane.d + other.d)) {
+        chooseLane([lane.el, other.el]);
+        return true;
+      }
+    }
+    htmx.trigger(target, "click");
+    return true;
+  }
+
+  // Two big buttons, one per lane of the double; the lane's title names it and its colour.
+  function chooseLane(lanes) {
+    var old = document.getElementById("lane-choice");
+    if (old) old.remove();
+    var box = document.createElement("div");
+    box.id = "lane-choice";
+    box.className = "lane-choice";
+    box.setAttribute("role", "dialog");
+    var question = document.createElement("p");
+    question.textContent = document.body.getAttribute("data-msg-which-lane") || "";
+    box.appendChild(question);
+    lanes.slice().sort(function (a, b) {
+      return a.getAttribute("data-route-id") < b.getAttribute("data-route-id") ? -1 : 1;
+    }).forEach(function (lane) {
+      var button = document.createElement("button");
+      button.type = "button";
+      button.className = "btn big lane-pick " + (lane.getAttribute("class") || "").split(/\s+/)
+        .filter(function (c) { return /^c-/.test(c); }).join(" ");
+      button.setAttribute("data-pick-route", lane.getAttribute("data-route-id"));
+      var swatch = document.createElement("span");
+      swatch.className = "swatch";
+      swatch.setAttribute("aria-hidden", "true");
+      button.appendChild(swatch);
+      var title = lane.querySelector("title");
+      button.appendChild(document.createTextNode(title ? title.textContent : ""));
+      if (/\bown\b/.test(lane.getAttribute("class") || "")) button.classList.add("owned");
+      button.addEventListener("click", function () {
+        box.remove();
+        var current = document.querySelector('#board a[data-route-id="' +
+          lane.getAttribute("data-route-id") + '"]');
+        if (current) htmx.trigger(current, "click");
+      });
+      box.appendChild(button);
+    });
+    var cancel = document.createElement("button");
+    cancel.type = "button";
+    cancel.className = "btn";
+    cancel.textContent = document.body.getAttribute("data-msg-cancel") || "×";
+    cancel.addEventListener("click", function () { box.remove(); });
+    box.appendChild(cancel);
+    document.body.appendChild(box);
   }
 
   // A tap that never reached the server (bad Wi-Fi) or failed there must not look recorded.

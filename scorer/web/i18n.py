@@ -337,6 +337,8 @@ FR.update({
     "Redone: {action}.": "Rétabli : {action}.",
     "What a tap does": "Ce que fait une touche",
     "Whole board": "Tout le plateau",
+    "Which lane?": "Quelle voie ?",
+    "Cancel": "Annuler",
     "Winner": "Gagnant",
     "Zoom": "Zoom",
     "Zoom in": "Zoomer",

@@ -197,6 +197,15 @@ class Table:
             target.tap()
         self.page.wait_for_load_state()
 
+    def whole_board(self) -> None:
+        """Show the whole board (the ⤢ button), as it is before any zoom."""
+        from playwright.sync_api import expect
+
+        viewport = self.page.locator("#viewport")
+        viewport.scroll_into_view_if_needed()
+        self.page.locator('[data-zoom="fit"]').tap()
+        expect(viewport).not_to_have_class(re.compile(r"\bzoomed\b"))
+
     def bring_into_view(self, target: Any, zoom_taps: int = 3) -> None:
         """Zoom the board in (the + button) and drag it until ``target`` is mid-board."""
         page = self.page

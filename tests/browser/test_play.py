@@ -321,16 +321,58 @@ def test_a_ticket_being_picked_survives_another_phone_changing_the_game(
     expect(table.tickets_of("Ann").locator('[data-ticket="Paris–Wien"]')).to_be_visible()
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "PRODUCT BUG: on the whole board a tap exactly on the first lane of a double is sent to "
-    "the second lane (Chromium's touch adjustment moves the tap to the neighbouring lane, "
-    "~5 px away): 13 of the 22 USA doubles, 8 of the 11 Europe doubles; see the report"))
-def test_a_tap_on_the_first_lane_of_a_double_claims_that_lane_on_the_whole_board(phone, table):
-    # Four players: both lanes of a double are open.
+def doubles(board_name: str) -> list[tuple[str, str]]:
+    from scorer.boards import load_board
+
+    board = load_board(board_name)
+    return sorted((r.id, board.siblings(r)[0].id) for r in board.routes.values()
+                  if board.siblings(r) and not r.id.endswith("--2"))
+
+
+@pytest.mark.parametrize("board_name", ["usa", "europe"])
+def test_a_tap_on_either_lane_of_every_double_claims_that_lane_on_the_whole_board(
+    phone, table, board_name
+):
+    # On the whole board the two lanes of a double are ~5 px apart, and Chromium's touch
+    # adjustment used to send a tap on the first lane to the second.
+    pairs = doubles(board_name)
+    assert len(pairs) == {"usa": 22, "europe": 11}[board_name]
+    game_id = table.api_game({"variant": board_name, "players": [
+        {"name": n, "color": c} for n, c in FOUR]})  # four players: both lanes open
+    phone.goto(f"/games/{game_id}")
+    table.whole_board()
+    wrong = []
+    for pair in pairs:
+        for route_id in pair:
+            table.tap_lane(route_id, zoom=False)
+            expect(phone.locator("#board a.own")).to_have_count(1)
+            owned = phone.eval_on_selector_all(
+                "#board a.own", "els => els.map(e => e.dataset.routeId)")
+            if owned != [route_id]:
+                wrong.append(f"{route_id} -> {owned}")
+            table.tap_lane(route_id, zoom=False)  # released again, by a tap on the same spot
+            expect(phone.locator("#board a.own")).to_have_count(0)
+    assert not wrong, f"taps claimed the wrong lane: {wrong}"
+    assert not phone.problems
+
+
+def test_a_tap_between_the_two_lanes_of_a_double_asks_which_lane(phone, table, shot):
     game_id = table.api_game({"variant": "europe", "players": [
         {"name": n, "color": c} for n, c in FOUR]})
     phone.goto(f"/games/{game_id}")
-    table.tap_lane("frankfurt--paris", zoom=False)
-    expect(table.message()).to_contain_text("Ann claims")
+    table.whole_board()
+    boxes = [table.lane(r).locator(".sp").nth(1).bounding_box()
+             for r in ("frankfurt--paris", "frankfurt--paris--2")]
+    x = sum(b["x"] + b["width"] / 2 for b in boxes) / 2
+    y = sum(b["y"] + b["height"] / 2 for b in boxes) / 2
+    phone.touchscreen.tap(x, y)
+    choice = phone.locator("#lane-choice")
+    expect(choice).to_contain_text("Which lane?")
+    expect(choice.locator("[data-pick-route]")).to_have_count(2)
+    shot(phone, "which-lane")
+    with phone.expect_response(lambda r: "/routes/frankfurt--paris--2" in r.url):
+        choice.locator('[data-pick-route="frankfurt--paris--2"]').tap()
+    expect(table.lane("frankfurt--paris--2")).to_have_class(owned_by("red"))
+    expect(choice).to_have_count(0)
     claimed = {r for p in table.score()["players"] for r in p["routes"]}
-    assert claimed == {"frankfurt--paris"}, f"the tap on Frankfurt–Paris (orange) claimed {claimed}"
+    assert claimed == {"frankfurt--paris--2"}

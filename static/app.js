@@ -11,6 +11,10 @@
     document.querySelectorAll("#players button[data-player]").forEach(function (b) {
       b.setAttribute("aria-pressed", b.getAttribute("data-player") === name ? "true" : "false");
     });
+    // A deck ticket the player already holds is not offered again.
+    document.querySelectorAll("button[data-holders]").forEach(function (b) {
+      b.disabled = b.getAttribute("data-holders").split("\n").indexOf(name) >= 0;
+    });
   }
 
   document.addEventListener("click", function (event) {

@@ -338,6 +338,7 @@ FR.update({
     "What a tap does": "Ce que fait une touche",
     "Whole board": "Tout le plateau",
     "Which lane?": "Quelle voie ?",
+    "held by {names}": "déjà chez {names}",
     "Cancel": "Annuler",
     "Winner": "Gagnant",
     "Zoom": "Zoom",

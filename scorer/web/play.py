@@ -9,8 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, abort, render_template, request
-from werkzeug.wrappers import Response
+from flask import Blueprint, Response, abort, render_template, request
 
 from scorer.boards import normalize_name
 from scorer.errors import ScorerError
@@ -63,20 +62,20 @@ def answer(
     ``custom``: two cities to prefill in the custom ticket form.
     """
     active = active_player(stored, active)
+    search = request.form.get("q", "").strip()[:MAX_FIELD]
     if not is_htmx():
         if message or error:
             flash_message(error or message or "", error=bool(error))
         extra = {"a": custom[0], "b": custom[1], "_anchor": "custom-ticket"} if custom else {}
         return back_to("play.game_page", game_id=stored.id, **extra)
-    if error:
-        # Nothing changed: only the message (and the ticket being picked) needs updating.
-        body = render_template("partials/_refused.html", error=error, oob=True, custom=custom,
-                               stored=stored, active=active, first_city=ui.get("first_city", ""))
-        return Response(body, status=status, headers={"HX-Reswap": "none"})
     context = live_context(stored, editable=True, active=active, **ui)
-    return render_template(
-        "partials/_live.html", message=message, oob=True, **context,
-    ), status
+    # A refused action changed nothing here, but the phone may be behind (another phone
+    # claimed the lane it tapped): the answer brings its board and counters up to date too.
+    if search:  # a ticket added from the deck search: its results show who holds what now
+        context.update(search_context(stored, search))
+    body = render_template("partials/_live.html", message=message, error=error, oob=True,
+                           custom=custom, search=bool(search), **context)
+    return Response(body, status=status, headers={"HX-Reswap": "none"} if error else None)
 
 
 def apply(
@@ -316,14 +315,22 @@ def search_tickets(stored: store.StoredGame, query: str) -> list:
                                         t.a, t.b))
 
 
+def search_context(stored: store.StoredGame, query: str) -> dict[str, Any]:
+    """What the deck search results show: the matching tickets and who already holds each."""
+    holders: dict[frozenset[str], list[str]] = {}
+    for t in stored.game.tickets:
+        holders.setdefault(frozenset((t.a, t.b)), []).append(t.player)
+    results = [(t, holders.get(frozenset((t.a, t.b)), [])) for t in search_tickets(stored, query)]
+    return {"query": query, "results": results}
+
+
 @bp.get("/tickets/search")
 def ticket_search(game_id: str) -> str:
     stored = get_game(game_id)
     query = request.args.get("q", "")[:MAX_FIELD]
     active = active_player(stored, request.args.get("player"))
-    held = {(t.player, frozenset((t.a, t.b))) for t in stored.game.tickets}
-    context = {"stored": stored, "game": stored.game, "query": query, "active": active,
-               "results": search_tickets(stored, query), "held": held}
+    context = {"stored": stored, "game": stored.game, "active": active,
+               **search_context(stored, query)}
     if is_htmx():
         return render_template("partials/_ticket_results.html", **context)
     return render_template("pages/tickets.html", **context)

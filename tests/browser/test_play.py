@@ -108,6 +108,14 @@ def test_deck_search_and_custom_tickets_are_added_for_the_selected_player(phone,
     bob_tickets = table.tickets_of("Bob")
     expect(bob_tickets.locator('[data-ticket="Denver–El Paso"]')).to_have_attribute(
         "data-completed", "false")
+    # Bob holds it now: the search result says so and does not offer it to him again.
+    held = results.locator('[data-deck-ticket="Denver–El Paso"]')
+    expect(held).to_contain_text("held by Bob")
+    expect(held.locator("button")).to_be_disabled()
+    shot(phone, "deck-ticket-held")
+    table.select("Ann")
+    expect(held.locator("button")).to_be_enabled()
+    table.select("Bob")
 
     custom = phone.locator("#custom-ticket")
     custom.locator('input[name="a"]').fill("Boston")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 from scorer.web import create_app
-from tests.web.conftest import lane_class, message
+from tests.web.conftest import Client, lane_class, message
 
 
 def game_url(game_id: str) -> str:
@@ -60,6 +60,20 @@ def test_releasing_another_players_lane_is_refused_with_a_message(client, europe
     assert answer.headers["HX-Reswap"] == "none"
     owner = client.get(f"/api/games/{europe}/score").get_json()["players"][0]["routes"]
     assert owner == ["paris--zurich"]
+
+
+def test_a_stale_phone_refused_a_lane_gets_the_current_board_and_counters(app, europe):
+    ann_phone, bob_phone = Client(app.test_client()), Client(app.test_client())
+    bob_phone.hx(f"/games/{europe}/routes/paris--zurich", {"player": "Bob", "do": "claim"})
+    # Ann's phone still shows Paris–Zürich free and taps it.
+    answer = ann_phone.hx(f"/games/{europe}/routes/paris--zurich",
+                          {"player": "Ann", "do": "claim"})
+    assert answer.status_code == 422
+    assert "already claimed by Bob" in message(answer.text)
+    assert "own-blue" in lane_class(answer.text, "paris--zurich")
+    bob = re.search(r'data-player="Bob".*?data-trains-left>(\d+)<', answer.text, re.S)
+    assert bob and bob.group(1) == "42"  # Paris–Zürich is 3 long
+    assert 'id="players"' in answer.text and 'id="status"' in answer.text
 
 
 def test_a_double_click_claims_once_and_explains_the_second(client, europe):
@@ -237,7 +251,7 @@ def test_a_restart_loses_nothing_confirmed(app, client, europe):
     client.hx(f"/games/{europe}/cities/Wien", {"player": "Bob", "mode": "stations"})
     client.hx(f"/games/{europe}/undo")
     again = create_app({"TESTING": True, "DATABASE": app.config["DATABASE"],
-                        "SECRET_KEY": "other"})
+                        "DATABASE_URL": app.config["DATABASE_URL"], "SECRET_KEY": "other"})
     page = again.test_client().get(game_url(europe)).text
     assert "own-red" in lane_class(page, "paris--zurich")
     assert "has-station" not in page

@@ -30,6 +30,28 @@ def test_search_without_javascript_is_a_page_and_accents_do_not_matter(client, e
     assert "No deck ticket matches" in none.text
 
 
+def add_button(html: str, ticket: str) -> str:
+    found = re.search(rf'<li class="[^"]*" data-deck-ticket="{ticket}">(.*?)</li>', html, re.S)
+    assert found, f"no search result {ticket}"
+    return found.group(1)
+
+
+def test_the_deck_search_marks_held_tickets_and_does_not_offer_them_twice(client, usa):
+    added = client.hx(f"/games/{usa}/tickets",
+                      {"player": "Ann", "a": "Denver", "b": "El Paso", "q": "den"})
+    # Added from the search results: the answer updates them.
+    assert 'id="ticket-results" class="ticket-results" hx-swap-oob="true"' in added.text
+    assert "held by Ann" in add_button(added.text, "Denver–El Paso")
+    for player, offered in (("Ann", False), ("Bob", True)):
+        found = client.get(f"/games/{usa}/tickets/search?q=den&player={player}",
+                           headers={"HX-Request": "true"}).text
+        item = add_button(found, "Denver–El Paso")
+        assert "held by Ann" in item
+        assert ("disabled" not in item) == offered, player
+        assert "held by" not in add_button(found, "Denver–Pittsburgh")
+        assert "disabled" not in add_button(found, "Denver–Pittsburgh")
+
+
 def test_a_deck_ticket_is_added_and_shows_whether_it_is_completed(client, usa):
     for route in ("denver--santa-fe", "el-paso--santa-fe"):
         assert client.hx(f"/games/{usa}/routes/{route}", {"player": "Ann"}).status_code == 200

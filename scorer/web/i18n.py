@@ -41,8 +41,15 @@ def gettext(message: str, **values: object) -> str:
 _ = gettext
 
 
+def takes_singular(count: int) -> bool:
+    """Whether ``count`` takes the singular: in English only 1, in French 0 and 1 too
+    (« 0 wagon », « 1 wagon », « 2 wagons »)."""
+    return abs(count) <= 1 if current_language() == "fr" else abs(count) == 1
+
+
 def plural(count: int, one: str, many: str, **values: object) -> str:
-    return gettext(one if count == 1 else many, count=count, **values)
+    """The singular or plural message for ``count`` (given to it as ``{count}``)."""
+    return gettext(one if takes_singular(count) else many, count=count, **values)
 
 
 # --- the core's messages --------------------------------------------------------------------
@@ -65,7 +72,8 @@ _ERRORS_FR: tuple[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]], 
          r"À \g<n> joueurs, une seule voie de \g<r> est utilisable, et \g<o> l'a prise."),
         (r"^(?P<p>.+) has (?P<n>\d+) trains? left and cannot claim (?P<r>.+) \(length "
          r"(?P<l>\d+)\)\.$",
-         r"Il reste \g<n> wagon(s) à \g<p> : pas assez pour \g<r> (longueur \g<l>)."),
+         lambda m: f"Il reste {m['n']} wagon{'' if int(m['n']) <= 1 else 's'} à {m['p']} : "
+                   f"pas assez pour {m['r']} (longueur {m['l']})."),
         (r"^(?P<r>.+) is not claimed\.$", r"\g<r> n'est pas prise."),
         (r"^There is no station in (?P<c>.+)\.$", r"Il n'y a pas de gare à \g<c>."),
         (r"^(?P<p>.+) holds no ticket (?P<t>.+)\.$", r"\g<p> n'a pas de billet \g<t>."),
@@ -150,7 +158,7 @@ _TIEBREAK_FR = (
      if " and " not in m["n"] else
      f"{_names_fr(m['n'])} ont réalisé le plus de billets ({m['c']})"),
     (re.compile(r"^all completed (?P<n>\d+) tickets?$"),
-     lambda m: f"tous ont réalisé {m['n']} billet{'s' if m['n'] != '1' else ''}"),
+     lambda m: f"tous ont réalisé {m['n']} billet{'s' if int(m['n']) > 1 else ''}"),
     (re.compile(r"^all hold the (?P<b>.+) bonus$"), lambda m: f"tous ont le bonus {m['b']}"),
     (re.compile(r"^none holds the (?P<b>.+) bonus$"),
      lambda m: f"personne n'a le bonus {m['b']}"),
@@ -180,14 +188,19 @@ def translate_tiebreak(sentence: str | None) -> str | None:
     return " ; ".join(parts) + " : " + verdict + "."
 
 
+def signed(points: int) -> str:
+    """Points with their sign, a real minus sign, and a bare 0."""
+    return f"+{points}" if points > 0 else f"−{-points}" if points < 0 else "0"
+
+
 def color_name(color: str) -> str:
     return gettext(color)
 
 
 def init_app(app: Flask) -> None:
     app.jinja_env.globals.update(
-        _=gettext, plural=plural, current_language=current_language, LANGUAGES=LANGUAGES,
-        color_name=color_name, translate_error=translate_error,
+        _=gettext, plural=plural, signed=signed, current_language=current_language,
+        LANGUAGES=LANGUAGES, color_name=color_name, translate_error=translate_error,
         translate_tiebreak=translate_tiebreak,
     )
 
@@ -202,7 +215,6 @@ FR.update({
     # pages and partials
     " (optional)": " (facultatif)",
     "(read only)": "(lecture seule)",
-    ", tap it again to release it.": ", touchez-la encore pour la libérer.",
     "A game needs a name.": "Une partie doit avoir un nom.",
     "Add": "Ajouter",
     "Add a ticket for": "Ajouter un billet pour",
@@ -233,8 +245,11 @@ FR.update({
     "Express: Europe Express bonus cards (top card first)":
         "Express : cartes bonus Europe Express (carte du dessus d'abord)",
     "Final round triggered by {names}.": "Dernier tour déclenché par {names}.",
-    "Final round! {names} reached {n} trains or fewer: everyone plays one last turn.":
+    "Final round! {names} has {n} trains or fewer: everyone plays one last turn.":
         "Dernier tour ! {names} n'a plus que {n} wagons ou moins : chacun joue un dernier tour.",
+    "Final round! {names} have {n} trains or fewer: everyone plays one last turn.":
+        "Dernier tour ! {names} n'ont plus que {n} wagons ou moins : chacun joue un dernier "
+        "tour.",
     "Follow this game on another phone": "Suivre cette partie sur un autre téléphone",
     "From": "De",
     "Game": "Partie",
@@ -316,7 +331,12 @@ FR.update({
     "Stations left": "Gares restantes",
     "Stations use:": "Les gares utilisent :",
     "Take the order from the claims": "Reprendre l'ordre des prises de routes",
-    "Tap a lane to claim it for": "Touchez une voie pour la donner à",
+    "Tap a lane to claim it for {name}; tap it again to release it.":
+        "Touchez une voie pour la donner à {name} ; touchez-la encore pour la libérer.",
+    "Tap a city to place a station for {name}; tap it again to remove it.":
+        "Touchez une ville pour y poser une gare de {name} ; touchez-la encore pour la retirer.",
+    "Tap the two cities of a ticket to give it to {name}.":
+        "Touchez les deux villes d'un billet pour le donner à {name}.",
     "The game and its whole history are removed for good; its links stop working.":
         "La partie et tout son historique sont effacés pour de bon ; ses liens ne marcheront "
         "plus.",
@@ -345,6 +365,7 @@ FR.update({
     "Zoom in": "Zoomer",
     "Zoom out": "Dézoomer",
     "completed": "réalisé",
+    "Tickets completed": "Billets réalisés",
     "deck": "pioche",
     "ferry": "ferry",
     "not yet": "pas encore",
@@ -353,6 +374,20 @@ FR.update({
     "path of {count} trains": "chemin de {count} wagons",
     "{count} train": "{count} wagon",
     "{count} trains": "{count} wagons",
+    "train": "wagon",
+    "pt": "pt",
+    "station": "gare",
+    "{count} station": "{count} gare",
+    "{count} stations": "{count} gares",
+    "{count} space": "{count} case",
+    "{count} spaces": "{count} cases",
+    "{count} point": "{count} point",
+    "{count} points": "{count} points",
+    "+{count} point": "+{count} point",
+    "+{count} points": "+{count} points",
+    "{count} train left": "il reste {count} wagon",
+    "{count} trains left": "il reste {count} wagons",
+    "{player} claims {route}: {points}, {left}.": "{player} prend {route} : {points}, {left}.",
     "pts": "pts",
     "station in {city} removed": "gare de {city} retirée",
     "stations": "gares",
@@ -379,14 +414,8 @@ FR.update({
     "{count} tickets completed": "{count} billets réalisés",
     "{count} ticket failed": "{count} billet raté",
     "{count} tickets failed": "{count} billets ratés",
-    "{done} of {held} completed": "{done} sur {held} réalisés",
     "{name} wins!": "{name} gagne !",
-    "{n} spaces, {points} points": "{n} cases, {points} points",
-    "{n} stations": "{n} gares",
-    "{n} trains": "{n} wagons",
     "{player} claims {route}": "{player} prend {route}",
-    "{player} claims {route}: +{points} points, {left} trains left.":
-        "{player} prend {route} : +{points} points, il reste {left} wagons.",
     "{player} has a station here.": "{player} a une gare ici.",
     "{player} places a station in {city}.": "{player} pose une gare à {city}.",
     "{player} takes the ticket {a}–{b}.": "{player} prend le billet {a}–{b}.",

@@ -11,7 +11,7 @@ from typing import Any
 
 from flask import Blueprint, Response, abort, render_template, request
 
-from scorer.boards import normalize_name
+from scorer.boards import Board, Route, normalize_name
 from scorer.errors import ScorerError
 from scorer.game import (
     Action,
@@ -36,7 +36,7 @@ from scorer.web.common import (
     scoresheet,
 )
 from scorer.web.db import get_db
-from scorer.web.i18n import _
+from scorer.web.i18n import _, color_name, plural
 
 bp = Blueprint("play", __name__, url_prefix="/games/<game_id>")
 
@@ -92,13 +92,19 @@ def apply(
     return answer(stored, message=message, active=active, **ui)
 
 
+def lane_label(board: Board, route: Route) -> str:
+    """A lane as players name it: its two cities, and its colour when it is one of a double."""
+    label = f"{route.a}–{route.b}"
+    return f"{label} ({color_name(route.color)})" if board.siblings(route) else label
+
+
 def describe(stored: store.StoredGame, action: Action) -> str:
     """One line naming an action, for the undo and redo messages."""
     board = stored.game.board
 
     def route(route_id: str) -> str:
         r = board.routes.get(route_id)
-        return f"{r.a}–{r.b}" if r else route_id
+        return lane_label(board, r) if r else route_id
 
     match action:
         case ClaimRoute(player=player, route=route_id):
@@ -114,7 +120,8 @@ def describe(stored: store.StoredGame, action: Action) -> str:
         case RemoveTicket(player=player, a=a, b=b):
             return _("{player}'s ticket {a}–{b} removed", player=player, a=a, b=b)
         case SetOwners(changes=changes, stations=stations):
-            return _("the photo ({count} changes)", count=len(changes) + len(stations))
+            return plural(len(changes) + len(stations), "the photo ({count} change)",
+                          "the photo ({count} changes)")
         case _:
             return _("the Europe Express order")
 
@@ -164,7 +171,7 @@ def tap_route(game_id: str, route_id: str) -> Response | tuple[str, int]:
         return answer(stored, error=refuse(exc), status=422, active=player, **ui)
     owner = game.owner(route.id)
     wanted = request.form.get("do") or ("unclaim" if owner else "claim")
-    label = f"{route.a}–{route.b}"
+    label = lane_label(game.board, route)
     if wanted == "unclaim":
         if owner is not None and owner != player:
             return answer(stored, status=422, active=player, **ui, error=_(
@@ -176,8 +183,9 @@ def tap_route(game_id: str, route_id: str) -> Response | tuple[str, int]:
     points = game.variant.route_points(route.length)
     left = game.trains_left(player) - route.length
     return apply(stored, ClaimRoute(player, route.id), _(
-        "{player} claims {route}: +{points} points, {left} trains left.",
-        player=player, route=label, points=points, left=left), active=player, **ui)
+        "{player} claims {route}: {points}, {left}.", player=player, route=label,
+        points=plural(points, "+{count} point", "+{count} points"),
+        left=plural(left, "{count} train left", "{count} trains left")), active=player, **ui)
 
 
 @bp.get("/routes/<route_id>")

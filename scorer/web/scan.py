@@ -449,6 +449,7 @@ def init_app(app: Flask) -> None:
 
 FR.update({
     "Photo": "Photo",
+    "the photo ({count} change)": "la photo ({count} changement)",
     "the photo ({count} changes)": "la photo ({count} changements)",
     "Scan the board": "Photographier le plateau",
     "Take or choose a photo of the whole board, from above, in good light.":
@@ -466,8 +467,9 @@ FR.update({
     "The scanner is busy with other photos: try again in a moment.":
         "Le lecteur traite d'autres photos : réessayez dans un instant.",
     "Check the photo": "Vérifiez la photo",
-    "{claimed} lanes claimed on the photo, {doubtful} to check.":
-        "{claimed} voies prises sur la photo, {doubtful} à vérifier.",
+    "{count} lane claimed on the photo": "{count} voie prise sur la photo",
+    "{count} lanes claimed on the photo": "{count} voies prises sur la photo",
+    "{n} to check.": "{n} à vérifier.",
     "Tap a lane to change its owner: nobody, then each player in turn.":
         "Touchez une voie pour changer son propriétaire : personne, puis chaque joueur.",
     "To check": "À vérifier",
@@ -481,7 +483,7 @@ FR.update({
     "Apply to the game": "Appliquer à la partie",
     "Corners wrong? Place them by hand": "Coins faux ? Placez-les à la main",
     "Photo applied: {add} added, {change} changed, {remove} removed (Undo takes it all back).":
-        "Photo appliquée : {add} ajoutées, {change} changées, {remove} retirées "
+        "Photo appliquée : voies ajoutées {add}, changées {change}, retirées {remove} "
         "(Annuler reprend tout).",
     "The photo matches the game: nothing to change.":
         "La photo correspond à la partie : rien à changer.",

@@ -27,7 +27,7 @@ def test_a_french_phone_plays_a_whole_game_in_french(new_table, shot):
 
     table.tap_lane("frankfurt--paris")
     expect(table.message()).to_contain_text(
-        "Anne prend Frankfurt–Paris : +4 points, il reste 42 wagons.")
+        "Anne prend Frankfurt–Paris (orange) : +4 points, il reste 42 wagons.")
     shot(phone, "anne-prend-frankfurt-paris")
 
     table.select("Bruno")
@@ -39,7 +39,7 @@ def test_a_french_phone_plays_a_whole_game_in_french(new_table, shot):
     table.tap_lane("berlin--frankfurt")
     expect(table.lane("berlin--frankfurt")).to_have_class(re.compile(r"\bown-blue\b"))
     phone.locator("[data-undo]").tap()
-    expect(table.message()).to_contain_text("Annulé : Bruno prend Berlin–Frankfurt.")
+    expect(table.message()).to_contain_text("Annulé : Bruno prend Berlin–Frankfurt (noir).")
     expect(table.lane("berlin--frankfurt")).not_to_have_class(re.compile(r"\bown\b"))
     shot(phone, "annule")
 

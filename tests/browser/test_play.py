@@ -70,6 +70,8 @@ def test_a_station_borrows_a_route_and_completes_a_ticket_on_europe(phone, table
 
     table.select("Ann")
     table.mode("stations")
+    expect(phone.locator('.hint [data-hint="stations"]')).to_have_text(
+        "Tap a city to place a station for Ann; tap it again to remove it.")
     table.tap_city("Zürich")
     expect(table.city("Zürich")).to_have_class(re.compile(r"\bhas-station\b"))
     expect(table.city("Zürich").locator(".station")).to_have_class(re.compile(r"\bpc-yellow\b"))
@@ -190,7 +192,11 @@ def test_tapping_an_own_lane_again_releases_it(phone, table, shot):
 def test_ticket_mode_takes_a_ticket_from_two_tapped_cities(phone, table, shot):
     table.new_game("usa", TWO)
     table.select("Bob")
+    expect(phone.locator('.hint [data-hint="routes"]')).to_be_visible()
     table.mode("ticket")
+    hint = phone.locator('.hint [data-hint="ticket"]')
+    expect(hint).to_have_text("Tap the two cities of a ticket to give it to Bob.")
+    expect(phone.locator('.hint [data-hint="routes"]')).to_be_hidden()
     table.tap_city("Denver")
     expect(table.city("Denver")).to_have_class(re.compile(r"\bpicked\b"))
     expect(table.message()).to_contain_text("now tap the ticket's other city")

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from scorer.web import i18n
+from tests.web.conftest import message
 
 ROOT = Path(__file__).resolve().parents[2]
 # The pages and modules of the table app (the scan pages keep their own catalogue checks).
@@ -53,7 +54,7 @@ def test_french_messages_keep_the_same_fields():
     ("Paris–Zürich (paris--zurich) is already claimed by Ann.",
      "Paris–Zürich est déjà prise par Ann."),
     ("Ann has 3 trains left and cannot claim Atlanta–Miami (length 5).",
-     "Il reste 3 wagon(s) à Ann : pas assez pour Atlanta–Miami (longueur 5)."),
+     "Il reste 3 wagons à Ann : pas assez pour Atlanta–Miami (longueur 5)."),
     ("Unknown city 'Pariss' on the Europe board. Did you mean Paris?",
      "Ville inconnue « Pariss » sur le plateau Europe. Vouliez-vous dire Paris ?"),
     ("Ann and Bob both play red: each colour once.",
@@ -76,3 +77,26 @@ def test_tiebreak_sentences_are_translated(app):
             "billets (Ann 3, Bob 3, Cy 1) ; personne n'a le bonus Longest path : ils se "
             "partagent la victoire.")
         assert i18n.translate_tiebreak(None) is None
+
+
+@pytest.mark.parametrize(("lang", "expected"), [
+    ("en", ["0 trains", "1 train", "2 trains"]),
+    ("fr", ["0 wagon", "1 wagon", "2 wagons"]),  # French: 0 and 1 take the singular
+])
+def test_plurals_follow_the_rule_of_each_language(app, lang, expected):
+    with app.test_request_context(headers={"Accept-Language": lang}):
+        assert [i18n.plural(n, "{count} train", "{count} trains") for n in (0, 1, 2)] == expected
+
+
+def test_one_of_anything_is_singular_on_the_pages(client, usa):
+    answer = client.hx(f"/games/{usa}/routes/atlanta--nashville", {"player": "Ann"})
+    assert message(answer.text) == "Ann claims Atlanta–Nashville: +1 point, 44 trains left."
+    bar = re.search(r'data-player="Ann".*?</button>', answer.text, re.S).group(0)
+    assert re.search(r"<b data-route-points>1</b> pt<", bar), bar
+    route = client.get(f"/games/{usa}/routes/dallas--houston").text
+    assert "1 space, 1 point" in route and "1 spaces" not in route
+    double = client.hx(f"/games/{usa}/routes/dallas--houston--2", {"player": "Bob"})
+    assert message(double.text).startswith("Bob claims Dallas–Houston (gray): +1 point")
+    french = client.get(f"/games/{usa}/routes/dallas--houston",
+                        headers={"Accept-Language": "fr"}).text
+    assert "1 case, 1 point" in french

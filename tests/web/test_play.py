@@ -205,7 +205,7 @@ def test_final_round_banner_appears_at_two_trains_or_fewer(client):
     left = client.get(f"/api/games/{game}/score").get_json()["players"][0]["trains_left"]
     assert left == 2
     page = client.get(game_url(game)).text
-    assert "data-final-round" in page and "Final round! Ann reached" in page
+    assert "data-final-round" in page and "Final round! Ann has 2 trains or fewer" in page
 
 
 def test_undo_and_redo_with_nothing_to_do_say_so(client, europe):
@@ -283,3 +283,14 @@ def test_a_wrong_method_gets_a_clear_page(client, europe):
     answer = client.get(f"/games/{europe}/undo")
     assert answer.status_code == 405
     assert "does not take this kind of request" in answer.text
+
+
+def test_the_hint_says_what_a_tap_does_in_each_mode(client, europe, usa):
+    page = client.get(game_url(europe)).text
+    hints = dict(re.findall(r'data-hint="(\w+)">(.*?)</span>', page))
+    assert set(hints) == {"routes", "stations", "ticket"}
+    assert "claim it for <b data-active-name>Ann</b>" in hints["routes"]
+    assert "place a station for <b data-active-name>Ann</b>" in hints["stations"]
+    assert "two cities of a ticket to give it to <b data-active-name>Ann</b>" in hints["ticket"]
+    no_stations = client.get(game_url(usa)).text
+    assert 'data-hint="stations"' not in no_stations

@@ -9,11 +9,10 @@ from __future__ import annotations
 
 import json
 import secrets
-import sqlite3
 import threading
 from collections import OrderedDict
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from typing import Any
 
@@ -28,7 +27,7 @@ from scorer.game import (
     action_from_json,
 )
 from scorer.scoring import score
-from scorer.web.db import transaction
+from scorer.web.db import Connection, transaction
 
 MAX_GAME_NAME = 80
 _CACHE_SIZE = 64
@@ -95,11 +94,8 @@ def _now() -> str:
     return datetime.now(UTC).isoformat(timespec="seconds")
 
 
-def _db_key(db: sqlite3.Connection) -> str:
-    path = getattr(db, "path", None)
-    if path is None:
-        path = str(db.execute("PRAGMA database_list").fetchone()["file"])
-    return path
+def _db_key(db: Connection) -> str:
+    return db.path
 
 
 def setup_of(game: Game) -> dict[str, Any]:
@@ -130,7 +126,7 @@ def actions_of(game: Game) -> list[Action]:
 
 
 def create(
-    db: sqlite3.Connection, game: Game, name: str = "", actions: Sequence[Action] = ()
+    db: Connection, game: Game, name: str = "", actions: Sequence[Action] = ()
 ) -> str:
     """Store a new game (its setup and an initial log); returns its id."""
     game_id = secrets.token_urlsafe(16)
@@ -151,7 +147,7 @@ def create(
     return game_id
 
 
-def load(db: sqlite3.Connection, key: str, *, by_share: bool = False) -> StoredGame | None:
+def load(db: Connection, key: str, *, by_share: bool = False) -> StoredGame | None:
     """The game with this id (or read-only share token), replayed; None if there is none."""
     column = "share" if by_share else "id"
     row = db.execute(f"SELECT * FROM games WHERE {column} = ?", (key,)).fetchone()
@@ -184,13 +180,13 @@ def replay(variant: str, setup: dict[str, Any], actions: Iterable[Action]) -> Ga
     return game
 
 
-def record(db: sqlite3.Connection, game_id: str, action: Action) -> StoredGame:
+def record(db: Connection, game_id: str, action: Action) -> StoredGame:
     """Apply one action and append it at the cursor (dropping undone actions after it).
 
     Raises the core's ScorerError, with nothing stored, when the action is refused; raises
     KeyError when the game no longer exists.
     """
-    with transaction(db):
+    with transaction(db, game_id):
         stored = load(db, game_id)
         if stored is None:
             raise KeyError(game_id)
@@ -206,20 +202,23 @@ def record(db: sqlite3.Connection, game_id: str, action: Action) -> StoredGame:
             "UPDATE games SET cursor = ?, version = version + 1, updated = ? WHERE id = ?",
             (stored.cursor + 1, now, game_id),
         )
-    log = stored.log[: stored.cursor] + (action,)
-    _cache.put((_db_key(db), game_id), stored.version + 1, log, game)
-    return load(db, game_id)  # type: ignore[return-value]
+    # The game as this transaction left it (the row was locked): a read after the commit could
+    # already show a later write from another phone. Cached only once committed.
+    written = replace(stored, cursor=stored.cursor + 1, version=stored.version + 1, updated=now,
+                      log=stored.log[: stored.cursor] + (action,), game=game)
+    _cache.put((_db_key(db), game_id), written.version, written.log, written.game)
+    return written
 
 
 def move_cursor(
-    db: sqlite3.Connection, game_id: str, step: int, expect: int | None = None
+    db: Connection, game_id: str, step: int, expect: int | None = None
 ) -> tuple[StoredGame, Action | None]:
     """Undo (step -1) or redo (step +1) one action; returns the game and the action moved over.
 
     ``expect`` is the cursor the page showed: a second click of the same button (a double
     tap) then finds a different cursor and changes nothing.
     """
-    with transaction(db):
+    with transaction(db, game_id):
         stored = load(db, game_id)
         if stored is None:
             raise KeyError(game_id)
@@ -227,14 +226,20 @@ def move_cursor(
         if (expect is not None and expect != stored.cursor) or not 0 <= target <= len(stored.log):
             return stored, None
         moved = stored.log[min(stored.cursor, target)]
+        now = _now()
         db.execute(
             "UPDATE games SET cursor = ?, version = version + 1, updated = ? WHERE id = ?",
-            (target, _now(), game_id),
+            (target, now, game_id),
         )
-    return load(db, game_id), moved  # type: ignore[return-value]
+        setup = db.execute("SELECT setup FROM games WHERE id = ?", (game_id,)).fetchone()
+    # As for record: the state this transaction wrote, cached once committed.
+    game = replay(stored.variant, json.loads(setup["setup"]), stored.log[:target])
+    written = replace(stored, cursor=target, version=stored.version + 1, updated=now, game=game)
+    _cache.put((_db_key(db), game_id), written.version, written.log, written.game)
+    return written, moved
 
 
-def rename(db: sqlite3.Connection, game_id: str, name: str) -> bool:
+def rename(db: Connection, game_id: str, name: str) -> bool:
     name = name.strip()[:MAX_GAME_NAME]
     if not name:
         return False
@@ -246,7 +251,7 @@ def rename(db: sqlite3.Connection, game_id: str, name: str) -> bool:
     return cur.rowcount == 1
 
 
-def delete(db: sqlite3.Connection, game_id: str) -> bool:
+def delete(db: Connection, game_id: str) -> bool:
     with transaction(db):
         cur = db.execute("DELETE FROM games WHERE id = ?", (game_id,))
     _cache.drop((_db_key(db), game_id))
@@ -265,7 +270,7 @@ class GameSummary:
     updated: str
 
 
-def history(db: sqlite3.Connection, limit: int = 200) -> list[GameSummary]:
+def history(db: Connection, limit: int = 200) -> list[GameSummary]:
     """Games, most recently changed first, with their current winners (cached per version)."""
     rows = db.execute(
         "SELECT id, name, variant, setup, cursor, version, created, updated, summary,"
@@ -291,7 +296,7 @@ def history(db: sqlite3.Connection, limit: int = 200) -> list[GameSummary]:
     return result
 
 
-def recent_names(db: sqlite3.Connection, limit: int = 12) -> list[str]:
+def recent_names(db: Connection, limit: int = 12) -> list[str]:
     """Player names of the latest games, most recent first, each once."""
     names: dict[str, None] = {}
     for row in db.execute("SELECT setup FROM games ORDER BY created DESC, rowid DESC LIMIT 30"):

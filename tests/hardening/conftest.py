@@ -9,13 +9,13 @@ import pytest
 from flask import Flask
 
 from scorer.web import create_app
+from tests.hardening.databases import app_config
 from tests.hardening.live import Phone, thread_server
 
 
 @pytest.fixture
 def app(tmp_path) -> Flask:  # type: ignore[no-untyped-def]
-    return create_app({"DATABASE": str(tmp_path / "terminus.sqlite3"),
-                       "SECRET_KEY": "hardening-tests"})
+    return create_app({**app_config(tmp_path), "SECRET_KEY": "hardening-tests"})
 
 
 @pytest.fixture

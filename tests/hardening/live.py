@@ -17,6 +17,7 @@ import shlex
 import signal
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 from collections.abc import Iterator, Mapping
@@ -198,14 +199,20 @@ def serve_command(threads: int) -> tuple[dict[str, str], list[str]]:
 
 
 class ServerProcess:
-    """``make serve``'s waitress-serve command as a child process on its own database
-    (TERMINUS_DATABASE) and a free loopback port."""
+    """``make serve``'s waitress-serve command as a child process on a free loopback port and
+    its own database: a SQLite file (TERMINUS_DATABASE) or a ``postgresql://`` URL
+    (DATABASE_URL), which several server processes may share."""
 
-    def __init__(self, database: Path, threads: int = 8, log: Path | None = None,
+    def __init__(self, database: Path | str, threads: int = 8, log: Path | None = None,
                  env: Mapping[str, str] | None = None) -> None:
-        self.database = Path(database)
+        self.url = str(database) if str(database).startswith("postgresql://") else ""
+        self.database = None if self.url else Path(database)
         self.threads = threads
-        self.log = log or self.database.with_suffix(".log")
+        if log is None:
+            folder = (Path(tempfile.mkdtemp(prefix="terminus-server-")) if self.url
+                      else self.database.parent)
+            log = folder / f"{self.database.stem if self.database else 'server'}.log"
+        self.log = log
         self.env = dict(env or {})
         self.process: subprocess.Popen[bytes] | None = None
         self.port = 0
@@ -217,8 +224,11 @@ class ServerProcess:
 
     def start(self, timeout: float = 30.0) -> ServerProcess:
         make_env, command = serve_command(self.threads)
-        env = {**os.environ, **make_env, "TERMINUS_DATABASE": str(self.database),
-               "TERMINUS_SECRET_KEY": "hardening-secret", "PYTHONUNBUFFERED": "1", **self.env}
+        # An inherited DATABASE_URL must not move a SQLite server to PostgreSQL.
+        where = ({"DATABASE_URL": self.url} if self.url
+                 else {"DATABASE_URL": "", "TERMINUS_DATABASE": str(self.database)})
+        env = {**os.environ, **make_env, **where, "TERMINUS_SECRET_KEY": "hardening-secret",
+               "PYTHONUNBUFFERED": "1", **self.env}
         self.log.parent.mkdir(parents=True, exist_ok=True)
         offset = self.log.stat().st_size if self.log.exists() else 0
         with open(self.log, "ab") as out:

@@ -9,6 +9,7 @@ import time
 
 import pytest
 
+from tests.hardening.databases import database
 from tests.hardening.live import LOOPBACK, Phone, ServerProcess, players
 
 FIFTY_MB = 50 * 1024 * 1024
@@ -16,7 +17,8 @@ FIFTY_MB = 50 * 1024 * 1024
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):  # type: ignore[no-untyped-def]
-    server = ServerProcess(tmp_path_factory.mktemp("limits") / "db.sqlite3", threads=4).start()
+    server = ServerProcess(database(tmp_path_factory.mktemp("limits"), "db.sqlite3"),
+                           threads=4).start()
     yield server
     server.stop()
 

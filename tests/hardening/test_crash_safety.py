@@ -9,6 +9,7 @@ import sqlite3
 import threading
 import time
 
+from tests.hardening import databases
 from tests.hardening.live import Phone, ServerProcess, players, single_lanes
 
 NAMES = ("Ann", "Bob", "Cleo")
@@ -62,6 +63,10 @@ class Creator(threading.Thread):
 
 
 def integrity(path) -> str:  # type: ignore[no-untyped-def]
+    """SQLite's integrity check of the file; PostgreSQL, a server of its own that the app's
+    crash leaves running, is checked by reading everything back through the restarted app."""
+    if str(path).startswith("postgresql://"):
+        return "ok"
     conn = sqlite3.connect(path)
     try:
         return conn.execute("PRAGMA integrity_check").fetchone()[0]
@@ -70,7 +75,7 @@ def integrity(path) -> str:  # type: ignore[no-untyped-def]
 
 
 def test_acknowledged_writes_survive_kill_minus_nine_twice(tmp_path):
-    database = tmp_path / "crash.sqlite3"
+    database = databases.database(tmp_path, "crash.sqlite3")
     server = ServerProcess(database, threads=4).start()
     try:
         game = Phone(server.port).new_game({"variant": "europe", "players": players(*NAMES)})

@@ -17,6 +17,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from scorer.web import create_app
+from tests.hardening.databases import app_config
 
 REFUSALS = {400, 413, 415, 422}
 FUZZ = settings(max_examples=60, deadline=None, derandomize=False,
@@ -25,8 +26,7 @@ FUZZ = settings(max_examples=60, deadline=None, derandomize=False,
 
 @pytest.fixture(scope="module")
 def client(tmp_path_factory):  # type: ignore[no-untyped-def]
-    path = tmp_path_factory.mktemp("api") / "terminus.sqlite3"
-    app = create_app({"DATABASE": str(path), "SECRET_KEY": "hostile-api"})
+    app = create_app({**app_config(tmp_path_factory.mktemp("api")), "SECRET_KEY": "hostile-api"})
     return app.test_client()
 
 

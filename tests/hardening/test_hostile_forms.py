@@ -13,6 +13,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from scorer.web import create_app
+from tests.hardening.databases import app_config
 
 TOKEN = re.compile(r'name="csrf_token" value="([^"]+)"')
 NAMES = [{"name": "Ann", "color": "red"}, {"name": "Bob", "color": "blue"},
@@ -56,8 +57,8 @@ class Browser:
 
 @pytest.fixture(scope="module")
 def app(tmp_path_factory):  # type: ignore[no-untyped-def]
-    path = tmp_path_factory.mktemp("forms") / "terminus.sqlite3"
-    return create_app({"DATABASE": str(path), "SECRET_KEY": "hostile-forms"})
+    return create_app({**app_config(tmp_path_factory.mktemp("forms")),
+                       "SECRET_KEY": "hostile-forms"})
 
 
 @pytest.fixture(scope="module")

@@ -14,6 +14,7 @@ from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 
 from scorer.web import create_app, scan
+from tests.hardening.databases import app_config
 from tests.hardening.live import Phone, players, thread_server
 
 
@@ -29,7 +30,7 @@ def upload(phone: Phone, game: str, data: bytes):  # type: ignore[no-untyped-def
 
 @contextmanager
 def served(tmp_path, workers: int, wait: float):  # type: ignore[no-untyped-def]
-    app = create_app({"DATABASE": str(tmp_path / "db.sqlite3"), "SECRET_KEY": "pool",
+    app = create_app({**app_config(tmp_path, "db.sqlite3"), "SECRET_KEY": "pool",
                       "SCAN_WORKERS": workers, "SCAN_WAIT": wait})
     slots = scan._slots
     games: list[str] = []

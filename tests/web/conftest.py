@@ -13,13 +13,14 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from scorer.web import create_app
+from tests.hardening.databases import app_config
 
 
 @pytest.fixture
 def app(tmp_path) -> Iterator[Flask]:  # type: ignore[no-untyped-def]
     app = create_app({
         "TESTING": True,
-        "DATABASE": str(tmp_path / "terminus.sqlite3"),
+        **app_config(tmp_path),
         "SECRET_KEY": "web-tests",
     })
     yield app

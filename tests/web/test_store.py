@@ -1,20 +1,25 @@
-"""The SQLite store: migrations, WAL, the action log with its undo cursor, replay."""
+"""The store, on SQLite or PostgreSQL: migrations, WAL, the action log with its undo cursor,
+replay."""
 
 from __future__ import annotations
 
 import json
 import sqlite3
 
+import psycopg
 import pytest
 
 from scorer.errors import IllegalMove
 from scorer.game import ClaimRoute, Game, Player, UnclaimRoute
 from scorer.web import db, store
+from tests.hardening.databases import database, on_postgres
+
+sqlite_only = pytest.mark.skipif(on_postgres(), reason="a SQLite file's own property")
 
 
 @pytest.fixture
 def conn(tmp_path):  # type: ignore[no-untyped-def]
-    connection = db.connect(tmp_path / "store.sqlite3")
+    connection = db.connect(database(tmp_path, "store.sqlite3"))
     db.migrate(connection)
     yield connection
     connection.close()
@@ -25,22 +30,24 @@ def new_game() -> Game:
 
 
 def test_migrations_bring_the_schema_to_the_last_version_once(tmp_path):
-    connection = db.connect(tmp_path / "m.sqlite3")
+    connection = db.connect(database(tmp_path, "m.sqlite3"))
     assert db.schema_version(connection) == 0
-    assert db.migrate(connection) == len(db.MIGRATIONS)
+    assert db.migrate(connection) == len(db.MIGRATIONS) == len(db.POSTGRES_MIGRATIONS)
     assert db.schema_version(connection) == len(db.MIGRATIONS)
     db.migrate(connection)  # a second start changes nothing
     assert connection.execute("SELECT COUNT(*) FROM schema_version").fetchone()[0] == 1
-    columns = {r[1] for r in connection.execute("PRAGMA table_info(games)")}
+    columns = {c[0] for c in connection.execute("SELECT * FROM games").description}
     assert {"id", "share", "cursor", "version", "summary"} <= columns
 
 
+@sqlite_only
 def test_the_database_runs_in_wal_mode(conn):
     assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
 
 
 def test_a_failed_step_leaves_nothing_behind(conn):
-    with pytest.raises(sqlite3.OperationalError), db.transaction(conn):
+    with pytest.raises((sqlite3.OperationalError, psycopg.errors.UndefinedTable)), \
+            db.transaction(conn):
         conn.execute("INSERT INTO games (id, share, name, variant, setup, created, updated)"
                      " VALUES ('x', 'y', 'n', 'usa', '{}', '', '')")
         conn.execute("INSERT INTO nowhere VALUES (1)")
@@ -102,11 +109,10 @@ def test_history_and_recent_names(conn):
 
 
 def test_a_database_of_an_older_schema_is_migrated_keeping_its_games(tmp_path):
-    path = tmp_path / "old.sqlite3"
-    connection = db.connect(path)
+    connection = db.connect(database(tmp_path, "old.sqlite3"))
     db.schema_version(connection)
     with db.transaction(connection):  # the database as the first release left it
-        for statement in filter(str.strip, db.MIGRATIONS[0].split(";")):
+        for statement in filter(str.strip, db.migrations(connection)[0].split(";")):
             connection.execute(statement)
         connection.execute("INSERT INTO schema_version (version) VALUES (1)")
         connection.execute(
@@ -122,7 +128,7 @@ def test_a_database_of_an_older_schema_is_migrated_keeping_its_games(tmp_path):
 def test_two_phones_tapping_at_once_both_count(tmp_path):
     import threading
 
-    path = tmp_path / "busy.sqlite3"
+    path = database(tmp_path, "busy.sqlite3")
     setup = db.connect(path)
     db.migrate(setup)
     game_id = store.create(setup, new_game())

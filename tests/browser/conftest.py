@@ -42,11 +42,12 @@ def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     from werkzeug.serving import make_server
 
     from scorer.web import create_app
+    from tests.hardening.databases import app_config
 
     instance = tmp_path_factory.mktemp("instance")
     app = create_app({
         "TESTING": True,
-        "DATABASE": str(instance / "terminus.sqlite3"),
+        **app_config(instance),
         "SECRET_KEY": "browser-tests",
     })
     server = make_server("127.0.0.1", 0, app, threaded=True)

@@ -1,6 +1,7 @@
 """Load on the production server: 50 phones tapping and reading for 60 s, then 10 photo uploads.
 
-``python benchmarks/load.py [--quick] [--phones 50] [--seconds 60] [--uploads 10]``
+``python benchmarks/load.py [--quick] [--phones 50] [--seconds 60] [--uploads 10]
+[--database-url postgresql://... --servers 2]``
 
 Starts the Makefile's ``make serve`` command (waitress, 16 threads) on a free loopback port and a
 temporary database, then runs one thread per phone. Phones sit at tables of five (one Europe
@@ -17,6 +18,10 @@ game (the bounded detection pool of scan.py takes SCAN_WORKERS at a time). Print
 errors (any 5xx, refused tap, unexpected status or broken connection), latency percentiles for
 taps and reads, the upload latencies and statuses, and the server's resident memory (VmRSS now,
 VmHWM peak, from /proc).
+With ``--database-url`` the servers run on a fresh schema of that PostgreSQL database (dropped
+afterwards); ``--servers N`` starts N such processes on the one database and deals the phones
+of every table out among them, so each game is tapped through all of them. CPU is summed over
+the servers; uploads go to the first.
 Latencies are measured by the client threads, which share the machine's cores with the server.
 """
 
@@ -39,6 +44,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from tests.hardening.databases import fresh_schema  # noqa: E402
 from tests.hardening.live import Phone, ServerProcess, players, single_lanes  # noqa: E402
 
 NAMES = ("Ann", "Bob", "Cleo", "Dan", "Eve")
@@ -170,6 +176,10 @@ def main(argv: list[str] | None = None) -> int:
                         help="rounds of uploads one per game (memory over time)")
     parser.add_argument("--server-env", action="append", default=[], metavar="VAR=VALUE",
                         help="extra environment of the server, e.g. MALLOC_ARENA_MAX=2")
+    parser.add_argument("--database-url", default="",
+                        help="a PostgreSQL database (postgresql://...) instead of SQLite")
+    parser.add_argument("--servers", type=int, default=1,
+                        help="server processes on the one database (at most 8)")
     parser.add_argument("--think", type=float, nargs=2, default=(1.0, 3.0),
                         metavar=("MIN", "MAX"), help="seconds between two taps of a phone")
     args = parser.parse_args(argv)
@@ -181,12 +191,20 @@ def main(argv: list[str] | None = None) -> int:
 
     work = Path(tempfile.mkdtemp(prefix="terminus-load-"))
     extra_env = dict(item.split("=", 1) for item in args.server_env)
-    server = ServerProcess(work / "load.sqlite3", threads=args.threads, env=extra_env).start()
+    where = fresh_schema(args.database_url) if args.database_url else work / "load.sqlite3"
+    servers = [ServerProcess(where, threads=args.threads, env=extra_env,
+                             log=work / f"server-{k}.log")
+               for k in range(min(max(args.servers, 1), 8))]
+    server = servers[0]
     games: list[str] = []
     try:
-        print(f"server: waitress pid {server.pid}, 127.0.0.1:{server.port}, "
-              f"{args.threads} threads; machine: {os.cpu_count()} cores"
-              + (f"; environment {extra_env}" if extra_env else ""))
+        for each in servers:
+            each.start()
+            print(f"server: waitress pid {each.pid}, 127.0.0.1:{each.port}, "
+                  f"{args.threads} threads; machine: {os.cpu_count()} cores"
+                  + (f"; environment {extra_env}" if extra_env else ""))
+        print("database: " + ("PostgreSQL" if args.database_url else "SQLite")
+              + f", shared by {len(servers)} server process(es)")
         setup = Phone(server.port)
         tables = (args.phones + len(NAMES) - 1) // len(NAMES)
         games = [setup.new_game({"variant": "europe", "name": f"Table {t + 1}",
@@ -199,12 +217,12 @@ def main(argv: list[str] | None = None) -> int:
             table, seat = divmod(i, len(NAMES))
             mine = lanes[seat::len(NAMES)]
             threads.append(threading.Thread(target=phone_loop, daemon=True, args=(
-                server.port, games[table], NAMES[seat], mine, deadline, tuple(args.think),
-                tally, i)))
+                servers[i % len(servers)].port, games[table], NAMES[seat], mine, deadline,
+                tuple(args.think), tally, i)))
         print(f"{args.phones} phones at {tables} tables for {args.seconds:.0f} s, a tap every "
               f"{args.think[0]:g}-{args.think[1]:g} s, a poll every {POLL_SECONDS:g} s ...")
         print(f"machine load average before: {load_average()} (other work shares the cores)")
-        cpu_before = cpu_seconds(server.pid)
+        cpu_before = sum(cpu_seconds(each.pid) for each in servers)
         start = time.monotonic()
         for thread in threads:
             thread.start()
@@ -215,7 +233,7 @@ def main(argv: list[str] | None = None) -> int:
         for thread in threads:
             thread.join(1)
         elapsed = time.monotonic() - start
-        cpu = cpu_seconds(server.pid) - cpu_before
+        cpu = sum(cpu_seconds(each.pid) for each in servers) - cpu_before
         print(f"machine load average after: {load_average()}")
         print(f"requests: {tally.requests} in {elapsed:.1f} s "
               f"({tally.requests / elapsed:.0f}/s: {len(tally.taps)} taps, "
@@ -257,13 +275,14 @@ def main(argv: list[str] | None = None) -> int:
                 mem = memory(server.pid)
                 print(f"  server memory: RSS {mem['VmRSS'] / 1024:.0f} MB now, "
                       f"peak (VmHWM) {mem['VmHWM'] / 1024:.0f} MB")
-        errors_logged = server.errors()
+        errors_logged = [line for each in servers for line in each.errors()]
         print(f"tracebacks in the server log: {len(errors_logged)}")
         for line in sorted(set(errors_logged))[:5]:
             print(f"  {line}")
         return 1 if failures or errors_logged else 0
     finally:
-        server.stop()
+        for each in servers:
+            each.stop()
         for game in games:  # the scans live in the instance folder, not the temporary one
             shutil.rmtree(ROOT / "instance" / "scans" / game, ignore_errors=True)
         shutil.rmtree(work, ignore_errors=True)

@@ -1,10 +1,14 @@
 """Detector benchmark: lanes right, corner error, time and peak memory per labelled photo.
 
-    .venv/bin/python benchmarks/detect.py [DIR ...]
+    .venv/bin/python benchmarks/detect.py [DIR ...] [--stress] [--locate-only]
 
-Defaults to sample_photos/ and ../shared/dev_photos/ (when present). Each photo runs in its
-own subprocess so that its peak memory (ru_maxrss) is its own; time is the median of
-``--repeat`` runs of ``detect`` on the bytes (decode to result, as ``elapsed_ms``).
+Defaults to sample_photos/ and ../shared/dev_photos/ (when present). ``--stress`` measures
+the harder rendered set in test-output/stress/ (git-ignored; make it with
+``scripts/render_samples.py --out test-output/stress --seed 1 --stress 30``);
+``--locate-only`` times decode + board location only and prints the confidence.
+
+Each photo runs in its own subprocess so that its peak memory (ru_maxrss) is its own; time
+is the median of ``--repeat`` runs of ``detect`` on the bytes (decode to result, as ``elapsed_ms``).
 """
 
 from __future__ import annotations
@@ -15,11 +19,46 @@ import resource
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 DEFAULT_DIRS = [ROOT / "sample_photos", ROOT.parent / "shared" / "dev_photos"]
+STRESS_DIR = ROOT / "test-output" / "stress"
+
+
+def measure_locate(photo: Path, label: Path, repeat: int) -> dict:
+    """Run in the child: decode + locate only; corner error and confidence."""
+    sys.path.insert(0, str(ROOT))
+    import numpy as np
+
+    from scorer.boards import load_board
+    from scorer.vision import BoardNotFound
+    from scorer.vision.decode import decode_scaled
+    from scorer.vision.geometry import corner_error
+    from scorer.vision.locate import locate
+
+    truth = json.loads(label.read_text(encoding="utf-8"))
+    board = load_board(truth["map"])
+    data = photo.read_bytes()
+    times, found = [], None
+    for _ in range(repeat):
+        t = time.perf_counter()
+        try:
+            image, scale = decode_scaled(data, 2000)
+            found = locate(image, board)
+        except BoardNotFound as exc:
+            return {"photo": photo.name, "error": str(exc),
+                    "peak_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}
+        times.append((time.perf_counter() - t) * 1000)
+    return {
+        "photo": photo.name,
+        "corner_error": corner_error(found.corners / scale, np.array(truth["corners"])),
+        "confidence": found.confidence,
+        "ms": statistics.median(times),
+        "peak_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+    }
 
 
 def labelled(folder: Path) -> list[tuple[Path, Path]]:
@@ -34,7 +73,7 @@ def labelled(folder: Path) -> list[tuple[Path, Path]]:
     return pairs
 
 
-def measure_one(photo: Path, label: Path, repeat: int) -> dict:
+def measure_one(photo: Path, label: Path, repeat: int, weights: Path | None = None) -> dict:
     """Run in the child: detect ``repeat`` times, compare the last result with the labels."""
     sys.path.insert(0, str(ROOT))
     import numpy as np
@@ -42,6 +81,7 @@ def measure_one(photo: Path, label: Path, repeat: int) -> dict:
     from scorer.boards import load_board
     from scorer.vision import BoardNotFound, detect
     from scorer.vision.geometry import corner_error
+    from scorer.vision.model import load_model
 
     truth = json.loads(label.read_text(encoding="utf-8"))
     board = load_board(truth["map"])
@@ -50,7 +90,7 @@ def measure_one(photo: Path, label: Path, repeat: int) -> dict:
     for _ in range(repeat):
         t = time.perf_counter()
         try:
-            detection = detect(data, board)
+            detection = detect(data, board, model=load_model(weights) if weights else None)
         except BoardNotFound as exc:
             error = str(exc)
             break
@@ -79,6 +119,7 @@ def measure_one(photo: Path, label: Path, repeat: int) -> dict:
         "right": right,
         "wrong_claims": wrong_claims,
         "corner_error": corner_error(np.array(detection.corners), np.array(truth["corners"])),
+        "confidence": detection.confidence,
         "ms": statistics.median(times),
         "peak_mb": peak_mb,
         "mistakes": mistakes,
@@ -90,25 +131,105 @@ def main() -> int:
     parser.add_argument("dirs", nargs="*", type=Path)
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--verbose", action="store_true", help="list every wrong lane")
+    parser.add_argument("--stress", action="store_true",
+                        help=f"measure {STRESS_DIR.relative_to(ROOT)}/ (the harder renders)")
+    parser.add_argument("--locate-only", action="store_true",
+                        help="decode + locate only: corner error, confidence, time")
+    parser.add_argument("--loo", type=Path, metavar="DIR",
+                        help="leave-one-photo-out: read each photo of DIR (the real photos) with "
+                             "a model trained without it: the generalisation figure")
+    parser.add_argument("--train", nargs="*", type=Path, metavar="DIR",
+                        help="with --loo: training folders (default: sample_photos/ and DIR)")
     parser.add_argument("--one", nargs=2, type=Path, help=argparse.SUPPRESS)
+    parser.add_argument("--weights", type=Path, help=argparse.SUPPRESS)
     args = parser.parse_args()
-    if args.one:
-        print(json.dumps(measure_one(*args.one, args.repeat)))
+    if args.one and args.weights:
+        print(json.dumps(measure_one(*args.one, args.repeat, args.weights)))
         return 0
-    dirs = args.dirs or [d for d in DEFAULT_DIRS if d.is_dir()]
+    if args.loo:
+        return leave_one_out(args.loo, args.train, args.repeat, args.verbose)
+    if args.one:
+        measure = measure_locate if args.locate_only else measure_one
+        print(json.dumps(measure(*args.one, args.repeat)))
+        return 0
+    if args.stress and not STRESS_DIR.is_dir():
+        parser.error(f"no {STRESS_DIR}: render it first (see the module docstring)")
+    dirs = args.dirs or ([STRESS_DIR] if args.stress
+                         else [d for d in DEFAULT_DIRS if d.is_dir()])
     for folder in dirs:
         rows = []
         for photo, label in labelled(folder):
             out = subprocess.run(
                 [sys.executable, __file__, "--one", str(photo), str(label),
-                 "--repeat", str(args.repeat)],
+                 "--repeat", str(args.repeat), *(["--locate-only"] if args.locate_only else [])],
                 capture_output=True, text=True, check=False,
             )
             if out.returncode:
                 rows.append({"photo": photo.name, "error": out.stderr.strip()[-300:]})
             else:
                 rows.append(json.loads(out.stdout))
-        report(folder, rows, args.verbose)
+        (report_locate if args.locate_only else report)(folder, rows, args.verbose)
+        report_confidence(rows)
+    return 0
+
+
+def report_locate(folder: Path, rows: list[dict], verbose: bool) -> None:
+    print(f"\n{folder} ({len(rows)} photos, locate only)")
+    print(f"{'photo':40} {'corner err':>10} {'conf':>5} {'ms':>7} {'peak MB':>8}")
+    for r in rows:
+        if "error" in r:
+            print(f"{r['photo']:40} FAILED: {r['error']}")
+            continue
+        print(f"{r['photo']:40} {100 * r['corner_error']:9.2f}% {r['confidence']:5.2f} "
+              f"{r['ms']:7.0f} {r['peak_mb']:8.0f}")
+    done = [r for r in rows if "error" not in r]
+    if done:
+        errors = [100 * r["corner_error"] for r in done]
+        print(f"{'OVERALL':40} {max(errors):8.2f}%* {'':5} "
+              f"{statistics.median(r['ms'] for r in done):7.0f} "
+              f"{max(r['peak_mb'] for r in done):8.0f}")
+        print(f"  found {len(done)}/{len(rows)} boards; * worst corner error, median "
+              f"{statistics.median(errors):.2f}%; within 1%: {sum(e < 1 for e in errors)}")
+
+
+def report_confidence(rows: list[dict]) -> None:
+    """Is the confidence honest? Compare it on the right (< 1 %) and wrong corners."""
+    rated = [r for r in rows if "confidence" in r]
+    good = [r["confidence"] for r in rated if r["corner_error"] < 0.01]
+    bad = [r["confidence"] for r in rated if r["corner_error"] >= 0.01]
+    if rated:
+        print(f"  confidence: right corners {min(good, default=float('nan')):.2f}-"
+              f"{max(good, default=float('nan')):.2f}, wrong corners "
+              f"{', '.join(f'{c:.2f}' for c in bad) or 'none'}")
+
+
+def leave_one_out(folder: Path, train: list[Path] | None, repeat: int, verbose: bool) -> int:
+    """Each photo of ``folder`` read by a model trained on every other labelled photo.
+
+    The shipped model has seen the real dev photos, so its score on them says little about
+    photos it has never seen; this is the honest figure for those.
+    """
+    dirs = train or [ROOT / "sample_photos", folder]
+    rows = []
+    with tempfile.TemporaryDirectory() as tmp:
+        cache, weights = Path(tmp) / "features.npz", Path(tmp) / "weights.json"
+        for photo, label in labelled(folder):
+            subprocess.run(
+                [sys.executable, "-m", "scorer.vision.train", *map(str, dirs), "--real",
+                 str(folder), "--exclude", photo.name, "--cache", str(cache), "--out",
+                 str(weights)],
+                cwd=ROOT, check=True, capture_output=True,
+            )
+            out = subprocess.run(
+                [sys.executable, __file__, "--one", str(photo), str(label),
+                 "--repeat", str(repeat), "--weights", str(weights)],
+                capture_output=True, text=True, check=False,
+            )
+            if out.returncode:
+                rows.append({"photo": photo.name, "error": out.stderr.strip()[-300:]})
+            else:
+                rows.append(json.loads(out.stdout))
+    report(Path(f"{folder} leave-one-photo-out"), rows, verbose)
     return 0
 
 

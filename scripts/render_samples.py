@@ -93,6 +93,11 @@ class Scene:
     blur: float = 0.8
     noise: float = 0.012
     cast: str = "neutral"
+    # harder photos (the stress set); the defaults leave the committed samples unchanged
+    lens: float = 0.78  # focal length / long side: smaller is wider, stronger perspective
+    exposure: float = 1.0  # below 1: a dim room
+    clutter: int | None = None  # objects on the table (None: 2 to 5)
+    over: int = 0  # hands and cards lying over the board's edge
     features: list[str] = field(default_factory=list)
 
 
@@ -209,7 +214,7 @@ class Camera:
 def make_camera(scene: Scene, rng: np.random.Generator) -> Camera:
     """A phone camera looking at the board from tilt_deg off vertical, rolled by roll_deg."""
     w, h = scene.width, scene.height
-    f = 0.78 * max(w, h)
+    f = scene.lens * max(w, h)
     theta = math.radians(scene.tilt_deg)
     phi = rng.uniform(0, 2 * math.pi)
     psi = math.radians(scene.roll_deg)
@@ -600,6 +605,43 @@ def table_texture(kind: str, rng: np.random.Generator, xs: np.ndarray, ys: np.nd
         specks = (rng.random((h, w)) < 0.004).astype(np.float32)
         specks = cv2.GaussianBlur(specks, (0, 0), 0.8) * 600
         tex = tex + specks.clip(0, 150)[..., None]
+    elif kind == "gingham":  # any colour, any check size, including the border's red-brown
+        palette = ((150, 48, 36), (200, 50, 45), (30, 40, 90), (20, 20, 24), (40, 110, 60),
+                   (230, 130, 30), (120, 60, 140), (196, 62, 38))
+        c1 = np.array(bgr(palette[int(rng.integers(len(palette)))]))
+        c2 = np.array(bgr(tuple(int(v) for v in rng.integers(215, 245, 3))))
+        sq = rng.uniform(0.8, 6.0)
+        ang = rng.uniform(0, math.pi / 2)
+        u = xs * math.cos(ang) + ys * math.sin(ang) + n1 * 1.5
+        v = -xs * math.sin(ang) + ys * math.cos(ang) + n1 * 1.5
+        mix = (((np.floor(u / sq) % 2) + (np.floor(v / sq) % 2)) / 2)[..., None]
+        tex = (c2 * (1 - mix) + c1 * mix) * (1 + 0.06 * n2[..., None])
+    elif kind == "plaid":  # tartan: crossing stripes of several widths and colours
+        tex = np.zeros((h, w, 3), np.float32) + np.array(bgr((60, 70, 60)))
+        for _ in range(6):
+            color = np.array(bgr(tuple(int(v) for v in rng.integers(20, 240, 3))))
+            period, width = rng.uniform(6, 20), rng.uniform(0.4, 3.0)
+            for coord in (xs, ys):
+                band = (np.mod(coord + n1 * 0.8, period) < width).astype(np.float32)[..., None]
+                tex = tex * (1 - 0.5 * band) + color * 0.5 * band
+    elif kind == "busy":  # a printed cloth: many coloured shapes of many sizes
+        tex = np.zeros((h, w, 3), np.float32) + np.array(
+            bgr(tuple(int(v) for v in rng.integers(60, 230, 3))))
+        for _ in range(int(h * w / 900)):
+            x, y = float(rng.uniform(0, w)), float(rng.uniform(0, h))
+            r = float(rng.uniform(4, 40))
+            color = bgr(tuple(int(v) for v in rng.integers(0, 256, 3)))
+            if rng.random() < 0.5:
+                cv2.circle(tex, (round(x), round(y)), round(r), color, -1, cv2.LINE_AA)
+            else:
+                fill(tex, rounded_rect(x, y, 2 * r, r, rng.uniform(0, 180), r / 3), color)
+    elif kind == "light":  # a white table, about as light as the board's paper
+        tex = np.full((h, w, 3), 1.0, np.float32) * np.array(
+            bgr(tuple(int(v) for v in rng.integers(205, 240, 3))))
+        tex = tex * (1 + 0.03 * n2[..., None] + 0.03 * n1[..., None])
+    elif kind == "marble":
+        veins = np.abs(np.sin((xs + ys * 0.6) * 0.15 + n1 * 6 + n2 * 1.5))
+        tex = np.full((h, w, 3), 225.0) * (1 - 0.35 * np.exp(-veins * 12))[..., None]
     else:  # felt
         base = np.array(bgr(((60, 90, 70), (95, 95, 100), (110, 60, 50))[int(rng.integers(3))]))
         tex = base * (1 + 0.08 * n2[..., None] + 0.05 * n1[..., None])
@@ -651,6 +693,46 @@ def draw_clutter(tex: np.ndarray, to_tex: Any, rng: np.random.Generator, count: 
             fill(tex, c + (poly - c) * 0.85, (40, 90, 170))
 
 
+SKIN = ((224, 172, 140), (198, 134, 96), (141, 85, 56), (240, 200, 170))  # RGB
+
+
+def draw_over_edge(photo: np.ndarray, Hp: np.ndarray, rng: np.random.Generator, count: int
+                   ) -> None:
+    """Hands reaching over the board's edge and cards lying across it (never on a corner):
+    the outline is hidden there, the corners must come from the rest of it."""
+    for _ in range(count):
+        side = int(rng.integers(4))
+        t = rng.uniform(0.25, 0.75)
+        a, b = ((0, 0), (BOARD_W_CM, 0), (BOARD_W_CM, BOARD_H_CM), (0, BOARD_H_CM),
+                (0, 0))[side:side + 2]
+        at = np.array(a) + t * (np.array(b) - np.array(a))
+        inward = np.array([[0, 1], [-1, 0], [0, -1], [1, 0]][side], np.float64)
+        along = np.array([inward[1], -inward[0]])
+        parts: list[tuple[np.ndarray, tuple[float, float, float]]] = []
+        if rng.random() < 0.5:  # a hand: fingers up to 4 cm onto the board, the arm outside
+            color = bgr(SKIN[int(rng.integers(len(SKIN)))])
+            reach = rng.uniform(1.0, 4.0)
+            palm = at + inward * (reach - 9.0)
+            angle = math.degrees(math.atan2(inward[1], inward[0]))
+            parts.append((rounded_rect(*palm, 10.0, 9.0, angle, 3.5), color))
+            parts.append((rounded_rect(*(palm - inward * 20), 30.0, 7.5, angle, 3.5), color))
+            for k in (-3.3, -1.1, 1.1, 3.3):
+                tip = palm + along * k * rng.uniform(0.9, 1.1) + inward * 5.5
+                parts.append((rounded_rect(*tip, 7.5, 1.9, angle + rng.normal(0, 6), 0.9),
+                              color))
+        else:  # a card across the edge
+            color = bgr(tuple(int(v) for v in rng.integers(40, 230, 3)))
+            centre = at + inward * rng.uniform(-3.0, 1.5)
+            parts.append((rounded_rect(*centre, 8.9, 5.7, rng.uniform(0, 180), 0.4), color))
+        shade = np.zeros(photo.shape[:2], np.float32)
+        for poly, _ in parts:
+            fill(shade, cv2.perspectiveTransform((poly + 0.8)[None], Hp)[0], 1.0)
+        size = 0.004 * max(photo.shape[:2])
+        photo *= (1 - 0.4 * cv2.GaussianBlur(shade, (0, 0), size))[..., None]
+        for poly, color in parts:
+            fill(photo, cv2.perspectiveTransform(poly[None], Hp)[0], color)
+
+
 # ---------------------------------------------------------------------------- the photo
 
 CASTS = {"neutral": (1.0, 1.0, 1.0), "warm": (0.86, 0.97, 1.08), "cool": (1.08, 1.0, 0.9),
@@ -680,8 +762,9 @@ def render_photo(scene: Scene) -> tuple[np.ndarray, dict[str, Any]]:
     def to_tex(p: np.ndarray) -> np.ndarray:
         return (p - (ex0, ey0)) * ts
 
-    draw_clutter(tex, to_tex, rng, int(rng.integers(2, 6)), (0, 0, BOARD_W_CM, BOARD_H_CM),
-                 (ex0, ey0, ex1, ey1))
+    count = int(rng.integers(2, 6))
+    draw_clutter(tex, to_tex, rng, count if scene.clutter is None else scene.clutter,
+                 (0, 0, BOARD_W_CM, BOARD_H_CM), (ex0, ey0, ex1, ey1))
     light_dir = rng.normal(0, 1, 2)
     light_dir /= np.linalg.norm(light_dir)
     bshadow = np.zeros((th, tw), np.float32)
@@ -702,6 +785,8 @@ def render_photo(scene: Scene) -> tuple[np.ndarray, dict[str, Any]]:
                                flags=cv2.INTER_LINEAR)[..., None]
     photo = photo * (1 - mask) + warped * mask
     del warped, mask, board_img
+    if scene.over:
+        draw_over_edge(photo, Hp, np.random.default_rng([scene.seed, 7]), scene.over)
     # light: a gradient across the scene, blotches, vignette, colour cast
     yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
     ga = rng.uniform(0, 2 * math.pi)
@@ -711,7 +796,7 @@ def render_photo(scene: Scene) -> tuple[np.ndarray, dict[str, Any]]:
     r2 = ((xx - w / 2) ** 2 + (yy - h / 2) ** 2) / ((w / 2) ** 2 + (h / 2) ** 2)
     light *= 1 - rng.uniform(0.1, 0.3) * r2
     photo *= (light * rng.uniform(0.9, 1.1))[..., None]
-    photo *= np.array(CASTS[scene.cast], np.float32)
+    photo *= np.array(CASTS[scene.cast], np.float32) * scene.exposure
     # glare: soft bright spots on the glossy board
     inv = np.linalg.inv(Hp)
     del ramp, light, r2
@@ -781,6 +866,30 @@ PLAN: list[dict[str, Any]] = [
 ]
 
 
+STRESS_TABLES = ("gingham", "gingham", "plaid", "busy", "light", "marble", "cloth", "wood",
+                 "speckled", "felt")
+
+
+def stress_spec(seed: int) -> dict[str, Any]:
+    """Settings for one photo of the stress set: harder than the committed samples on
+    purpose (tables like the board's colours, clutter over its edge, wide lenses, dim rooms)."""
+    rng = np.random.default_rng([seed, 99])
+    size = [(2016, 1512), (2016, 1512), (1512, 2016), (4032, 3024), (1600, 1200)][
+        int(rng.integers(5))]
+    dim = rng.random() < 0.3
+    return dict(
+        board=["usa", "europe"][int(rng.integers(2))], size=size,
+        table=STRESS_TABLES[int(rng.integers(len(STRESS_TABLES)))],
+        tilt=float(rng.uniform(10, 38)), roll=float(rng.uniform(0, 360)),
+        fill=float(rng.uniform(0.6, 0.97)), glare=int(rng.integers(0, 4)),
+        blur=float(rng.uniform(0.6, 1.8)),
+        noise=float(rng.uniform(0.02, 0.035) if dim else rng.uniform(0.008, 0.02)),
+        lens=float(rng.uniform(0.5, 0.85)),
+        exposure=float(rng.uniform(0.45, 0.65) if dim else rng.uniform(0.85, 1.1)),
+        clutter=int(rng.integers(3, 11)), over=int(rng.integers(0, 4)),
+    )
+
+
 def describe(scene: Scene) -> list[str]:
     """What makes this photo hard, for the README and the label file."""
     board = scene.board
@@ -798,14 +907,22 @@ def describe(scene: Scene) -> list[str]:
         feats.append(f"{len(scene.partial)} half-covered lane(s)")
     if scene.stations:
         feats.append(f"{len(scene.stations)} station(s)")
+    if scene.lens != 0.78:
+        feats.append(f"lens {scene.lens:.2f}")
+    if scene.exposure != 1.0:
+        feats.append(f"exposure {scene.exposure:.2f}")
+    if scene.clutter is not None:
+        feats.append(f"{scene.clutter} objects on the table")
+    if scene.over:
+        feats.append(f"{scene.over} hand(s)/card(s) over the edge")
     return feats
 
 
 def make_scene(board_name: str, seed: int, size: tuple[int, int], players: list[str] | None = None,
                table: str | None = None, tilt: float | None = None, roll: float | None = None,
                fill: float | None = None, glare: int | None = None, blur: float | None = None,
-               noise: float | None = None, cast: str | None = None, half: int | None = None
-               ) -> Scene:
+               noise: float | None = None, cast: str | None = None, half: int | None = None,
+               **harder: Any) -> Scene:
     """A scene from explicit settings; anything left out is drawn from the seed."""
     rng = np.random.default_rng([seed, 1])
     board = load_board(board_name)
@@ -826,6 +943,7 @@ def make_scene(board_name: str, seed: int, size: tuple[int, int], players: list[
         blur=rng.uniform(0.5, 1.5) if blur is None else blur,
         noise=rng.uniform(0.008, 0.02) if noise is None else noise,
         cast=cast or ["neutral", "warm", "cool", "green"][int(rng.integers(4))],
+        **harder,
     )
     scene.features = describe(scene)
     return scene
@@ -840,7 +958,8 @@ def write_photo(scene: Scene, out: Path, name: str) -> dict[str, Any]:
     return truth
 
 
-def write_readme(out: Path, rows: list[tuple[str, dict[str, Any]]], seed: int) -> None:
+def write_readme(out: Path, rows: list[tuple[str, dict[str, Any]]], seed: int,
+                 how: str = "") -> None:
     lines = [
         "# Rendered sample photos",
         "",
@@ -852,7 +971,7 @@ def write_readme(out: Path, rows: list[tuple[str, dict[str, Any]]], seed: int) -
         "`stations`, `players`, `doubtful` (half-covered lanes: pieces on only some spaces,",
         "route value null) and `features`.",
         "",
-        "Regenerate: `.venv/bin/python scripts/render_samples.py --out sample_photos"
+        how or "Regenerate: `.venv/bin/python scripts/render_samples.py --out sample_photos"
         f" --seed {seed}`",
         "",
         "| photo | size | what it exercises |",
@@ -871,7 +990,25 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--size", default="4032x3024", help="one photo: WIDTHxHEIGHT")
     ap.add_argument("--name", default=None, help="one photo: file name without extension")
     ap.add_argument("--only", type=int, nargs="*", help="plan entries to render (1-based)")
+    ap.add_argument("--stress", type=int, metavar="N",
+                    help="render N harder photos (stress-01 ...) instead of the sample plan; "
+                         "into a git-ignored folder such as test-output/stress")
     args = ap.parse_args(argv)
+    if args.stress:
+        rows = []
+        for i in range(1, args.stress + 1):
+            spec = stress_spec(args.seed * 1000 + i)
+            board, size = spec.pop("board"), spec.pop("size")
+            scene = make_scene(board, args.seed * 1000 + i, size, **spec)
+            name = f"stress-{i:02d}"
+            truth = write_photo(scene, args.out, name)
+            print(f"{name}: {board}, {', '.join(scene.features)}", flush=True)
+            truth["size"] = f"{scene.width}x{scene.height}"
+            rows.append((name, truth))
+        write_readme(args.out, rows, args.seed, "Regenerate: `.venv/bin/python "
+                     f"scripts/render_samples.py --out {args.out} --seed {args.seed} "
+                     f"--stress {args.stress}`")
+        return 0
     if args.board:
         w, h = (int(v) for v in args.size.lower().split("x"))
         scene = make_scene(args.board, args.seed, (w, h))

@@ -17,7 +17,9 @@ from scorer.boards import Board
 from scorer.vision.config import DEFAULT, VisionConfig
 from scorer.vision.errors import BoardNotFound
 from scorer.vision.geometry import (
+    art_corners,
     art_to_photo,
+    corner_error,
     diagonal,
     is_convex_quad,
     order_clockwise,
@@ -60,8 +62,10 @@ class ContentScore:
         self.routes, spaces, self.owner = space_table(board)
         angle = np.deg2rad(spaces[:, 2])
         along = np.c_[np.cos(angle), np.sin(angle)]
-        self.points = np.vstack([spaces[:, :2] + k * along for k in (-12, 0, 12)])
-        self.paper = background_points(board)[::2]
+        self.n_points = 3 * len(spaces)
+        # a few hundred paper points measure the paper as well as thousands, much faster
+        self.points = np.vstack([*(spaces[:, :2] + k * along for k in (-12, 0, 12)),
+                                 background_points(board)[::7]])
         self.counts = np.bincount(self.owner, minlength=len(self.routes))[:, None]
 
     def _sample(self, h: np.ndarray, pts: np.ndarray) -> np.ndarray:
@@ -73,8 +77,9 @@ class ContentScore:
         if not is_convex_quad(corners):
             return -1e9
         h = art_to_photo(self.board, corners)
-        s = self._sample(h, self.points).reshape(3, -1, 3).mean(axis=0)
-        paper_samples = self._sample(h, self.paper)
+        samples = self._sample(h, self.points)
+        s = samples[:self.n_points].reshape(3, -1, 3).mean(axis=0)
+        paper_samples = samples[self.n_points:]
         paper = np.median(paper_samples, axis=0)
         # the paper between routes is one plain colour: a quad reaching onto the table is not
         paper_spread = np.median(np.linalg.norm(paper_samples - paper, axis=1))
@@ -89,27 +94,235 @@ class ContentScore:
 
 
 def locate(image: np.ndarray, board: Board, config: VisionConfig = DEFAULT) -> Located:
-    """The board's corners (TL, TR, BR, BL upright) in ``image`` pixels; BoardNotFound if none."""
+    """The board's corners (TL, TR, BR, BL upright) in ``image`` pixels; BoardNotFound if none.
+
+    Every candidate outline, in each plausible orientation, is pulled onto the printed spaces
+    by the aligner (which converges from a few % of the diagonal away); the content score and
+    the correlation with the pattern of spaces pick the winner, and its margin over a
+    different answer makes the confidence. Outlines from long straight lines are only tried
+    when the cheap segmentations found nothing sure (busy or board-coloured tables)."""
     small, scale = resize_long(image, config.locate_long_side)
     lab = blurred_lab(small)
-    score = ContentScore(lab, board)
-    best, best_score = None, -1e9
-    for quad in candidates(small, lab):
-        for corners in rotations(quad):
-            s = score(corners)
-            if s > best_score:
-                best, best_score = corners, s
-    if best is None or best_score < _MIN_SCORE * 0.6:
-        raise BoardNotFound("No board found in the photo: take it from above, the whole board "
-                            "in the frame.")
-    best, best_score = polish(score, best, best_score, diagonal(best))
-    if best_score < _MIN_SCORE:
-        raise BoardNotFound("No board found in the photo: take it from above, the whole board "
-                            "in the frame.")
+    search = _Search(lab, board)
+    ranked = search.rank(candidates(small, lab))
+    if not ranked or ranked[0][0][2] < _SURE_CORRELATION:
+        ranked = sorted(ranked + search.rank(line_quads(small)), key=lambda h: -h[0][0])
+    if not ranked:
+        raise BoardNotFound(_NOT_FOUND)
+    best, (best_value, best_score, best_corr) = ranked[0][1], ranked[0][0]
+    for _, corners in ranked[:2]:
+        fitted = search.align(corners, _FINE)
+        if fitted is not None:
+            v = search.value(fitted)
+            if v[0] > best_value:
+                best, (best_value, best_score, best_corr) = fitted, v
+    best, best_score = polish(search.score, best, best_score, 0.5 * diagonal(best))
+    value = best_score * _pattern(best_corr)
+    if value < _MIN_SCORE and best_corr < _SURE_CORRELATION:
+        raise BoardNotFound(_NOT_FOUND)
+    rival = max((v[0] for v, c in ranked if corner_error(c, best) > 0.05), default=0.0)
     fitted = best / scale
-    corners = snap_to_edges(image, fitted, config, score, scale)
-    confidence = float(np.clip((best_score - _MIN_SCORE) / 40.0, 0.0, 1.0))
+    corners, sides = snap_to_edges(image, fitted, config, search.score, scale, with_sides=True)
+    frame = _cropped_frame(image)
+    if frame is not None and corner_error(corners, frame) < 0.015:
+        corners, sides = frame, 4  # a photo cropped to the board: its edges are the board's
+    confidence = _confidence(value, best_corr, rival, sides)
     return Located(corners, fitted, confidence, best_score)
+
+
+class _Search:
+    """Candidate outlines to ranked hypotheses: each plausible orientation coarsely aligned,
+    the best few by content score then judged by content and pattern correlation."""
+
+    def __init__(self, lab: np.ndarray, board: Board):
+        self.score = ContentScore(lab, board)
+        self.align = Aligner(lab, board)
+
+    def value(self, corners: np.ndarray) -> tuple[float, float, float]:
+        """The content score, discounted when the pattern of spaces is not there (a quad
+        on a textured table can score on colour alone; correlation is not fooled so)."""
+        content, correlation = self.score(corners), self.align.correlation(corners)
+        return content * _pattern(correlation), content, correlation
+
+    def rank(self, quads: list[np.ndarray]) -> list[tuple[tuple[float, float, float],
+                                                             np.ndarray]]:
+        hypotheses = []
+        for quad in distinct(quads):
+            for corners in rotations(quad):
+                if not _lies_long_side_up(corners):
+                    continue
+                hypotheses.append((self.score(corners), corners))
+                fitted = self.align(corners, _COARSE)
+                if fitted is not None:
+                    hypotheses.append((self.score(fitted), fitted))
+        hypotheses.sort(key=lambda h: -h[0])
+        ranked = [(self.value(c), c) for _, c in _different(hypotheses, 5)]
+        return sorted(ranked, key=lambda h: -h[0][0])
+
+
+# a right fit correlates 0.45-0.7 with the pattern of spaces, a wrong one below 0.15
+_SURE_CORRELATION = 0.35
+
+
+def _confidence(value: float, correlation: float, rival: float, sides: int) -> float:
+    """High when the content fits well, the pattern of spaces is plainly there, no different
+    outline fits nearly as well, and the board's edges were seen: each of these falls on a
+    photo we may have read wrong."""
+    fit = np.clip((value - _MIN_SCORE) / 30.0, 0.0, 1.0)
+    pattern = np.clip((correlation - 0.25) / 0.25, 0.0, 1.0)
+    margin = np.clip((value - max(rival, 0.0)) / (0.3 * max(value, 1e-6)), 0.0, 1.0)
+    return float(max(fit, 0.5 * pattern) * pattern * margin * (0.7 + 0.075 * sides))
+
+
+def _cropped_frame(image: np.ndarray) -> np.ndarray | None:
+    """The image's own corners when it has the board's shape (a scan or a deskewed crop)."""
+    h, w = image.shape[:2]
+    if abs(max(w, h) / min(w, h) / _BOARD_ASPECT - 1) >= 0.06:
+        return None
+    return np.array([[0, 0], [w - 1, 0], [w - 1, h - 1], [0, h - 1]], dtype=np.float64)
+
+
+def _pattern(correlation: float) -> float:
+    """1 when the photo shows the board's pattern of spaces (a right fit correlates 0.5-0.7),
+    falling to 0 at a chance correlation."""
+    return float(np.clip((correlation - 0.1) / 0.3, 0.0, 1.0))
+
+
+def _lies_long_side_up(corners: np.ndarray) -> bool:
+    """The board is 1.5 times wider than tall; perspective up to ~35 degrees never makes
+    the long sides look shorter than the short ones by much."""
+    side = np.linalg.norm(corners - np.roll(corners, -1, axis=0), axis=1)
+    return bool(side[0] + side[2] > 0.8 * (side[1] + side[3]))
+
+
+def distinct(quads: list[np.ndarray], tolerance: float = 0.02) -> list[np.ndarray]:
+    """The quads without near copies (same corners within ``tolerance`` of the diagonal)."""
+    out: list[np.ndarray] = []
+    for quad in quads:
+        if all(min(corner_error(r, q) for r in rotations(quad)) > tolerance for q in out):
+            out.append(quad)
+    return out
+
+
+def _different(hypotheses: list[tuple[float, np.ndarray]], count: int):
+    """The best ``count`` hypotheses that are not the same outline as a better one."""
+    kept: list[tuple[float, np.ndarray]] = []
+    for value, corners in hypotheses:
+        if all(corner_error(corners, c) > 0.02 for _, c in kept):
+            kept.append((value, corners))
+            if len(kept) == count:
+                break
+    return kept
+
+
+_NOT_FOUND = "No board found in the photo: take it from above, the whole board in the frame."
+# aligner pyramid: (template px per art px, ECC smoothing kernel, iterations); coarse for every
+# candidate, fine for the best two (the content score's polish takes it from there)
+_COARSE = ((1 / 16, 5, 20),)
+_FINE = ((1 / 8, 5, 30),)
+
+
+class Aligner:
+    """Pulls a rough outline onto the board by ECC (enhanced correlation) between a drawing
+    of the printed spaces and cities and the photo's "not paper" image, band-passed so big
+    areas (sea, table) do not pull. It converges from ~5 % of the diagonal away, where the
+    content score's own polish needs < 1 %."""
+
+    _HIGH_PASS = 40.0  # art px: structures wider than this (sea, shadows) are removed
+
+    def __init__(self, lab: np.ndarray, board: Board):
+        self.board = board
+        self.paper = background_points(board)[::7]
+        self.pyramid = [lab]  # halved until a template pixel spans a couple of photo pixels
+        while min(self.pyramid[-1].shape[:2]) > 120:
+            self.pyramid.append(cv2.pyrDown(self.pyramid[-1]))
+
+    def __call__(self, corners: np.ndarray, levels) -> np.ndarray | None:
+        h = art_to_photo(self.board, corners)
+        moved = False
+        for k, smoothing, iterations in levels:
+            template = _template(self.board, k)
+            # photo px per art px near the middle of the board, and the pyramid level to use
+            px = float(np.sqrt(abs(np.linalg.det(h[:2, :2] / h[2, 2]))))
+            level = 0
+            while level + 1 < len(self.pyramid) and px / k / 2 ** (level + 1) >= 1.5:
+                level += 1
+            down = np.diag([0.5 ** level, 0.5 ** level, 1.0])
+            art_per_template = np.diag([1 / k, 1 / k, 1.0])
+            warp = (down @ h @ art_per_template).astype(np.float32)
+            warp /= warp[2, 2]
+            feature = self._feature(self.pyramid[level], down @ h, px * 0.5 ** level, k)
+            try:
+                _, warp = cv2.findTransformECC(
+                    template, feature, warp, cv2.MOTION_HOMOGRAPHY,
+                    (cv2.TERM_CRITERIA_EPS | cv2.TERM_CRITERIA_COUNT, iterations, 1e-4), None,
+                    smoothing)
+            except cv2.error:  # diverged: this level keeps the outline it was given
+                continue
+            h = np.linalg.inv(down) @ warp.astype(np.float64) @ np.linalg.inv(art_per_template)
+            moved = True
+        if not moved:
+            return None
+        out = project(h, art_corners(self.board))
+        return out if is_convex_quad(out) else None
+
+    def correlation(self, corners: np.ndarray, k: float = 1 / 8) -> float:
+        """Correlation of the drawing of the spaces and cities with the photo's band-passed
+        "not paper" image under these corners: near 0 where the spaces are not."""
+        h = art_to_photo(self.board, corners)
+        template = _template(self.board, k)
+        px = float(np.sqrt(abs(np.linalg.det(h[:2, :2] / h[2, 2]))))
+        level = 0
+        while level + 1 < len(self.pyramid) and px / k / 2 ** (level + 1) >= 1.5:
+            level += 1
+        down = np.diag([0.5 ** level, 0.5 ** level, 1.0])
+        feature = self._feature(self.pyramid[level], down @ h, px * 0.5 ** level, k)
+        warp = down @ h @ np.diag([1 / k, 1 / k, 1.0])
+        seen = cv2.warpPerspective(feature, warp, template.shape[::-1],
+                                   flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP)
+        return float(np.corrcoef(seen.ravel(), template.ravel())[0, 1])
+
+    def _feature(self, lab: np.ndarray, h: np.ndarray, px: float, k: float) -> np.ndarray:
+        """How far each pixel is from the paper colour, minus its wide surroundings."""
+        p = project(h, self.paper).astype(np.float32)
+        values = cv2.remap(lab, p[:, :1], p[:, 1:], cv2.INTER_LINEAR)[:, 0]
+        diff = lab - np.median(values, axis=0).astype(np.float32)
+        far = np.minimum(np.sqrt(np.einsum("ijk,ijk->ij", diff, diff)) / 40.0, 1.5)
+        far = np.maximum(0.0, far - _wide_blur(far, self._HIGH_PASS * px))
+        if 0.5 * px / k > 0.7:  # no finer than the template's pixels
+            far = cv2.GaussianBlur(far, (0, 0), 0.5 * px / k)
+        return far.astype(np.float32)
+
+
+def _wide_blur(image: np.ndarray, sigma: float) -> np.ndarray:
+    """A Gaussian blur of large ``sigma`` done at a quarter size (the same, several times
+    faster)."""
+    h, w = image.shape[:2]
+    if sigma < 8 or min(h, w) < 64:
+        return cv2.GaussianBlur(image, (0, 0), sigma)
+    small = cv2.resize(image, (w // 4, h // 4), interpolation=cv2.INTER_LINEAR)
+    return cv2.resize(cv2.GaussianBlur(small, (0, 0), sigma / 4), (w, h),
+                      interpolation=cv2.INTER_LINEAR)
+
+
+_TEMPLATES: dict[tuple[str, float], np.ndarray] = {}
+
+
+def _template(board: Board, k: float) -> np.ndarray:
+    """The printed spaces and city circles, white on black, at ``k`` px per art px."""
+    key = (board.name, k)
+    if key not in _TEMPLATES:
+        w, h = round(board.art_frame["width"] * k), round(board.art_frame["height"] * k)
+        out = np.zeros((h, w), np.float32)
+        _, spaces, _ = space_table(board)
+        for x, y, angle in spaces:
+            box = cv2.boxPoints(((x * k, y * k), (54 * k, 16 * k), float(angle)))
+            cv2.fillConvexPoly(out, np.round(box * 16).astype(np.int32), 1.0, cv2.LINE_AA, 4)
+        for city in board.cities.values():
+            cv2.circle(out, (round(city.x * k * 16), round(city.y * k * 16)), round(9 * k * 16),
+                       1.0, -1, cv2.LINE_AA, 4)
+        _TEMPLATES[key] = out
+    return _TEMPLATES[key]
 
 
 def polish(score: ContentScore, corners: np.ndarray, value: float, diag: float,
@@ -134,17 +347,121 @@ def polish(score: ContentScore, corners: np.ndarray, value: float, diag: float,
 
 
 def candidates(small: np.ndarray, lab: np.ndarray) -> list[np.ndarray]:
-    """Plausible board quads (clockwise, any start) from several segmentations."""
+    """Plausible board quads (clockwise, any start) from several segmentations.
+
+    Besides the plain masks: the same on a blurred copy, where a checked cloth or wood grain
+    averages to one colour (the board's outline moves a little, the aligner pulls it back),
+    and the board as a photo usually frames it (centred, most of the frame)."""
     h, w = small.shape[:2]
     quads = []
-    aspect = max(w, h) / min(w, h)
-    if abs(aspect / _BOARD_ASPECT - 1) < 0.06:  # an image already cropped to the board
-        quads.append(np.array([[0, 0], [w - 1, 0], [w - 1, h - 1], [0, h - 1]], dtype=np.float64))
+    frame = _cropped_frame(small)
+    if frame is not None:
+        quads.append(frame)
     for mask in (*far_from_table_masks(lab), border_mask(small), edge_mask(small)):
         quad = quad_from_mask(mask)
         if quad is not None:
             quads.append(quad)
+    # blurred at a quarter size: it holds no detail worth the time
+    tiny = cv2.resize(lab, (w // 4, h // 4), interpolation=cv2.INTER_AREA)
+    smooth = cv2.GaussianBlur(tiny, (0, 0), 0.025 * min(h, w) / 4)
+    for mask in far_from_table_masks(smooth):
+        quad = quad_from_mask(mask, kernel_size=3)
+        if quad is not None:
+            quads.append(quad * (w / tiny.shape[1]))
+    quads.extend(line_quads(small))
+    quads.append(_framed(w, h))
     return quads
+
+
+def line_quads(small: np.ndarray, keep: int = 6) -> list[np.ndarray]:
+    """Quads bounded by the photo's long straight segments: the board's edges (and its map's
+    frame) stay long straight lines on any table, where a cloth's checks break into short
+    ones and a table's colour may match the board's. Two roughly parallel, well separated
+    lines and two more across them make a quad; the best supported few are kept."""
+    h, w = small.shape[:2]
+    gray = cv2.GaussianBlur(cv2.cvtColor(small, cv2.COLOR_BGR2GRAY), (3, 3), 0)
+    found = cv2.createLineSegmentDetector().detect(gray)[0]
+    if found is None:
+        return []
+    seg = found.reshape(-1, 4).astype(np.float64)
+    length = np.hypot(seg[:, 2] - seg[:, 0], seg[:, 3] - seg[:, 1])
+    order = np.argsort(-length)[:16]
+    seg, length = seg[order], length[order]
+    seg, length = seg[length > 0.1 * max(h, w)], length[length > 0.1 * max(h, w)]
+    if len(seg) < 4:
+        return []
+    angle = np.arctan2(seg[:, 3] - seg[:, 1], seg[:, 2] - seg[:, 0]) % np.pi
+    mid = (seg[:, :2] + seg[:, 2:]) / 2
+    normal = np.c_[-np.sin(angle), np.cos(angle)]
+    pairs = []
+    for i in range(len(seg)):
+        for j in range(i + 1, len(seg)):
+            turn = abs(angle[i] - angle[j])
+            if min(turn, np.pi - turn) > np.deg2rad(20):
+                continue
+            if abs((mid[j] - mid[i]) @ normal[i]) > 0.2 * min(h, w):
+                pairs.append((i, j))
+    quads: list[tuple[float, np.ndarray]] = []
+    for a, (i, j) in enumerate(pairs):
+        for k, m in pairs[a + 1:]:
+            turn = abs(angle[i] - angle[k])
+            if len({i, j, k, m}) < 4 or min(turn, np.pi - turn) < np.deg2rad(40):
+                continue
+            lines = [(mid[n], np.array([np.cos(angle[n]), np.sin(angle[n])])) for n in (i, k, j, m)]
+            corners = [_intersect(lines[n], lines[(n + 1) % 4]) for n in range(4)]
+            if any(c is None for c in corners):
+                continue
+            quad = order_clockwise(np.array(corners))
+            if not _plausible(quad, w, h):
+                continue
+            support = float(length[[i, j, k, m]].sum()) / cv2.arcLength(
+                quad.astype(np.float32), True)
+            quads.append((support, quad))
+    if len(quads) < keep:  # a side hidden or off the photo: complete it by the board's shape
+        for i, j in pairs:
+            along = np.array([np.cos(angle[i]), np.sin(angle[i])])
+            for k in set(range(len(seg))) - {i, j}:
+                turn = abs(angle[i] - angle[k])
+                if min(turn, np.pi - turn) < np.deg2rad(40):
+                    continue
+                side = (mid[k], np.array([np.cos(angle[k]), np.sin(angle[k])]))
+                a = _intersect((mid[i], along), side)
+                b = _intersect((mid[j], along), side)
+                if a is None or b is None:
+                    continue
+                for ratio in (_BOARD_ASPECT, 1 / _BOARD_ASPECT):
+                    for sign in (1, -1):
+                        shift = sign * ratio * np.linalg.norm(b - a) * along
+                        quad = order_clockwise(np.array([a, b, b + shift, a + shift]))
+                        if _plausible(quad, w, h):
+                            support = float(length[[i, j, k]].sum()) / cv2.arcLength(
+                                quad.astype(np.float32), True)
+                            quads.append((support, quad))
+    quads.sort(key=lambda q: -q[0])
+    return distinct([q for _, q in quads])[:keep]
+
+
+def _plausible(quad: np.ndarray, w: int, h: int) -> bool:
+    """A board-sized, board-shaped convex quad, its corners near the photo."""
+    if not is_convex_quad(quad):
+        return False
+    if cv2.contourArea(quad.astype(np.float32)) < 0.08 * w * h:
+        return False
+    margin = 0.1 * max(w, h)
+    if quad.min() < -margin or quad[:, 0].max() > w + margin or quad[:, 1].max() > h + margin:
+        return False
+    side = np.linalg.norm(quad - np.roll(quad, -1, axis=0), axis=1)
+    ratio = (side[0] + side[2]) / (side[1] + side[3])
+    return 1.0 / 2.6 < ratio < 2.6 and side.min() > 0.25 * side.max()
+
+
+def _framed(w: int, h: int, fill: float = 0.8) -> np.ndarray:
+    """The board centred, long side along the photo's, spanning ``fill`` of the frame."""
+    long, short = max(w, h), min(w, h)
+    bl = fill * min(long, short * _BOARD_ASPECT)
+    bw, bh = (bl, bl / _BOARD_ASPECT) if w >= h else (bl / _BOARD_ASPECT, bl)
+    x0, y0 = (w - bw) / 2, (h - bh) / 2
+    return np.array([[x0, y0], [x0 + bw, y0], [x0 + bw, y0 + bh], [x0, y0 + bh]])
 
 
 def far_from_table_masks(lab: np.ndarray) -> list[np.ndarray]:
@@ -154,6 +471,7 @@ def far_from_table_masks(lab: np.ndarray) -> list[np.ndarray]:
     border = np.vstack([lab[:m].reshape(-1, 3), lab[-m:].reshape(-1, 3),
                         lab[:, :m].reshape(-1, 3), lab[:, -m:].reshape(-1, 3)])
     criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 1.0)
+    cv2.setRNGSeed(0)  # k-means++ draws: the same photo must give the same answer every time
     _, _, centres = cv2.kmeans(border.astype(np.float32), 3, None, criteria, 2,
                                cv2.KMEANS_PP_CENTERS)
     flat = lab.reshape(-1, 3)
@@ -185,10 +503,10 @@ def edge_mask(small: np.ndarray) -> np.ndarray:
     return cv2.dilate(edges, np.ones((5, 5), np.uint8))
 
 
-def quad_from_mask(mask: np.ndarray) -> np.ndarray | None:
+def quad_from_mask(mask: np.ndarray, kernel_size: int = 7) -> np.ndarray | None:
     """The biggest blob's outline simplified to four corners (None if it is no big quad)."""
     h, w = mask.shape
-    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (7, 7))
+    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (kernel_size, kernel_size))
     mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, kernel)
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, kernel)
     contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
@@ -208,7 +526,8 @@ def quad_from_mask(mask: np.ndarray) -> np.ndarray | None:
 
 
 def snap_to_edges(image: np.ndarray, corners: np.ndarray, config: VisionConfig,
-                  score: ContentScore | None = None, score_scale: float = 1.0) -> np.ndarray:
+                  score: ContentScore | None = None, score_scale: float = 1.0,
+                  with_sides: bool = False):
     """Move the sides onto the board's outer edge: the long straight colour edge nearest
     each side. The content fit is pulled a little by the height of the pieces (parallax); the
     physical edge is not. Outside the photo counts as black, so a board filling the whole
@@ -236,6 +555,8 @@ def snap_to_edges(image: np.ndarray, corners: np.ndarray, config: VisionConfig,
         key = (bin(subset).count("1"), value)
         if best_key is None or key > best_key:
             best, best_key = quad, key
+    if with_sides:
+        return best / scale, best_key[0] if best_key else 0
     return best / scale
 
 

@@ -34,28 +34,21 @@ def on_postgres() -> bool:
     return BACKEND == "postgresql"
 
 
-def postgres_server() -> str:
-    """The server's URL; skips the test when none is named, fails it when it can't be reached."""
-    if not SERVER_URL:
-        pytest.skip("no PostgreSQL server: set TERMINUS_TEST_DATABASE_URL (make test does in CI)")
-    import psycopg
-
-    try:
-        psycopg.connect(SERVER_URL, connect_timeout=5).close()
-    except psycopg.OperationalError as exc:
-        pytest.fail(f"TERMINUS_TEST_DATABASE_URL is set but the server is unreachable: {exc}")
-    return SERVER_URL
-
-
 def fresh_schema(server: str | None = None) -> str:
-    """A new empty schema on the server; returns the URL whose connections work in it."""
+    """A new empty schema on the server (by default the test server: the test skips when none
+    is named, fails when it can't be reached); returns the URL whose connections work in it."""
     import psycopg
 
-    server = server or postgres_server()
+    server = server or SERVER_URL
+    if not server:
+        pytest.skip("no PostgreSQL server: set TERMINUS_TEST_DATABASE_URL (make test does in CI)")
     assert "options=" not in server, "the test server URL may not set options itself"
     name = f"t_{secrets.token_hex(8)}"
-    with psycopg.connect(server, autocommit=True) as conn:
-        conn.execute(f"CREATE SCHEMA {name}")
+    try:
+        with psycopg.connect(server, autocommit=True, connect_timeout=5) as conn:
+            conn.execute(f"CREATE SCHEMA {name}")
+    except psycopg.OperationalError as exc:
+        pytest.fail(f"TERMINUS_TEST_DATABASE_URL is set but the server is unreachable: {exc}")
     if not _made:
         atexit.register(_drop_schemas, server)
     _made.append(name)

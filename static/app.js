@@ -53,8 +53,20 @@
     var pointers = new Map();
     var gesture = null, moved = false;
 
+    // The scale at which the board fills the height of the zoomed viewport: on a phone the
+    // board opens at it (lanes twice as big as on the whole board), dragged sideways to see
+    // the rest while an upward swipe still scrolls the page.
+    function fillScale() {
+      var was = viewport.classList.contains("zoomed");
+      viewport.classList.add("zoomed");  // the zoomed layout: its height, its width
+      var h = viewport.clientHeight, board = pan.offsetHeight;
+      viewport.classList.toggle("zoomed", was);
+      return board ? Math.max(1, h / board) : 1;
+    }
+
     function apply() {
       viewport.classList.toggle("zoomed", s > 1.01);
+      viewport.classList.toggle("sideways", s > 1.01 && s <= fill + 0.01);
       var w = viewport.clientWidth, h = viewport.clientHeight;
       var cw = pan.offsetWidth * s, ch = pan.offsetHeight * s;
       tx = Math.min(0, Math.max(w - cw, tx));
@@ -71,6 +83,12 @@
     function local(e) {
       var r = viewport.getBoundingClientRect();
       return { x: e.clientX - r.left, y: e.clientY - r.top };
+    }
+    var fill = fillScale();
+    if (map.querySelector("[data-zoom]") && viewport.clientWidth < 600 && fill > 1.2) {
+      s = fill;
+      tx = (viewport.clientWidth - pan.offsetWidth * s) / 2;
+      apply();
     }
     map.querySelectorAll("[data-zoom]").forEach(function (b) {
       b.addEventListener("click", function () {
@@ -107,6 +125,7 @@
       var pts = Array.from(pointers.values());
       if (pts.length === 1 && s > 1) {
         var dx = pts[0].x - gesture.x, dy = pts[0].y - gesture.y;
+        if (viewport.classList.contains("sideways")) dy = 0;  // the page scrolls instead
         if (Math.abs(dx) + Math.abs(dy) > 8) moved = true;
         if (moved) { tx = gesture.tx + dx; ty = gesture.ty + dy; apply(); }
       } else if (pts.length === 2 && gesture.d) {
@@ -141,7 +160,7 @@
       lastUp = null;
       if (boardTap(viewport, point.x, point.y)) { e.preventDefault(); e.stopPropagation(); }
     }, true);
-    window.addEventListener("resize", apply);
+    window.addEventListener("resize", function () { fill = fillScale(); apply(); });
   }
 
   // --- Taps on the board, hit-tested on the point touched --------------------------------

@@ -181,12 +181,16 @@ class Table:
         middle = spaces.nth(spaces.count() // 2)
         if zoom:
             self.bring_into_view(middle)
+        else:
+            self.whole_board()
         self._tap(middle, "/routes/" if answered else None)
 
     def tap_city(self, name: str, zoom: bool = True, answered: bool = True) -> None:
         dot = self.city(name).locator(".dot")
         if zoom:
             self.bring_into_view(dot)
+        else:
+            self.whole_board()
         self._tap(dot, "/cities/" if answered else None)
 
     def _tap(self, target: Any, answer_path: str | None) -> None:
@@ -199,10 +203,12 @@ class Table:
         self.page.wait_for_load_state()
 
     def whole_board(self) -> None:
-        """Show the whole board (the ⤢ button), as it is before any zoom."""
+        """Show the whole board (the ⤢ button); a phone opens on part of it, zoomed in."""
         from playwright.sync_api import expect
 
         viewport = self.page.locator("#viewport")
+        if "zoomed" not in (viewport.get_attribute("class") or ""):
+            return
         viewport.scroll_into_view_if_needed()
         self.page.locator('[data-zoom="fit"]').tap()
         expect(viewport).not_to_have_class(re.compile(r"\bzoomed\b"))
@@ -217,9 +223,14 @@ class Table:
                 page.locator('[data-zoom="in"]').tap()
         for _ in range(6):
             view, box = viewport.bounding_box(), target.bounding_box()
+            if view is None or box is None:  # the board was being swapped by an answer
+                target.wait_for(state="visible")
+                continue
             cx, cy = view["x"] + view["width"] / 2, view["y"] + view["height"] / 2
             dx = cx - (box["x"] + box["width"] / 2)
             dy = cy - (box["y"] + box["height"] / 2)
+            if "sideways" in (viewport.get_attribute("class") or ""):
+                dy = 0  # the board fills the height: it only moves sideways
             if abs(dx) < 20 and abs(dy) < 20:
                 return
             # Drags stay inside the board so each ends as a drag, not a tap elsewhere.

@@ -1,5 +1,7 @@
 """The pages fit a 390 px phone: no sideways scrolling, answers shown on the screen."""
 
+import re
+
 import pytest
 from playwright.sync_api import expect
 
@@ -45,3 +47,43 @@ def test_the_answer_to_a_tap_shows_inside_the_phone_screen(phone, table, shot):
         f"the message is at y={box['y']:.0f}..{box['y'] + box['height']:.0f}, "
         f"the screen is {screen['h']:.0f}px high")
     assert box["x"] >= 0 and box["x"] + box["width"] <= screen["w"]
+
+
+def test_the_board_opens_big_enough_to_tap_a_lane_on_a_phone(phone, table, shot):
+    table.new_game("usa", [("Ann", "red"), ("Bob", "blue")])
+    viewport = phone.locator("#viewport")
+    expect(viewport).to_have_class(re.compile(r"\bzoomed\b"))
+    screen = phone.evaluate("visualViewport.height")
+    box = viewport.bounding_box()
+    assert box["y"] + box["height"] <= screen + 2, "the board runs off the bottom of the screen"
+    space = table.lane("denver--kansas-city").locator(".sp").first
+    opening = space.bounding_box()["width"]
+    shot(phone, "opening-view")
+    table.whole_board()
+    board = phone.locator("#board svg").bounding_box()
+    assert abs(board["width"] - viewport.bounding_box()["width"]) < 2
+    whole = space.bounding_box()["width"]
+    assert opening >= 1.6 * whole, f"a space is {opening:.0f} px, {whole:.0f} on the whole board"
+
+
+TAP_TARGETS = (".btn, .icon-btn, .crumbs a, .gactions a, .poll, .lang button, summary, "
+               "#players .player, .modes span")
+SMALL_TARGETS = f"""() => Array.from(document.querySelectorAll('{TAP_TARGETS}'))
+    .filter(e => e.offsetParent !== null && e.getBoundingClientRect().height < 44)
+    .map(e => `${{e.tagName.toLowerCase()}}.${{[...e.classList].join('.')}} `
+              + `"${{e.textContent.trim().slice(0, 20)}}" `
+              + `${{Math.round(e.getBoundingClientRect().height)}}px`)"""
+
+
+@pytest.mark.parametrize("page_name", ["home", "game", "results", "share", "route", "tickets"])
+def test_tap_targets_are_at_least_44_pixels_tall(phone, table, page_name):
+    game_id = table.api_game({
+        "variant": "europe", "players": [{"name": "Ann", "color": "red"},
+                                         {"name": "Bob", "color": "blue"}],
+        "claims": [{"player": "Ann", "route": "paris--zurich"}],
+        "tickets": [{"player": "Ann", "from": "Paris", "to": "Wien"}]})
+    path = {"home": "/", "game": f"/games/{game_id}", "results": f"/games/{game_id}/results",
+            "share": f"/games/{game_id}/share", "route": f"/games/{game_id}/routes/paris--wien",
+            "tickets": f"/games/{game_id}/tickets/search?q=par"}[page_name]
+    phone.goto(path)
+    assert phone.evaluate(SMALL_TARGETS) == []

@@ -20,6 +20,8 @@ from scorer.vision.sample import (
 )
 
 PIECE_COLORS = CLASSES[1:]
+# sideways offsets (art px) at which every lane is read, see ``space_probabilities``
+LANE_OFFSETS = (-6.0, -3.0, 0.0, 3.0, 6.0)
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,37 +48,75 @@ def space_probabilities(
     lab: np.ndarray, board: Board, colors: Sequence[str] | None = None,
     config: VisionConfig = DEFAULT, model: Mlp | None = None,
 ) -> np.ndarray:
-    """(N spaces, len(CLASSES)) probabilities, in ``space_table`` order."""
+    """(N spaces, len(CLASSES)) probabilities, in ``space_table`` order.
+
+    Every space is read at each of ``LANE_OFFSETS`` across its lane, averaged with the
+    neighbouring offsets; each lane then takes the offset where one piece colour covers it
+    best. Pieces often sit beside their printed spaces, a whole lane alike (placed in a row,
+    and a piece's top moves away from the camera's foot in a tilted photo).
+    """
     model = model or load_model()
-    rows = shifted_features(lab, board, config.rectify_scale, config.space_shifts)
-    probs = np.mean([model.probabilities(r) for r in rows], axis=0)
+    rows = shifted_features(lab, board, config.rectify_scale, LANE_OFFSETS)
+    per_offset = np.stack([model.probabilities(r) for r in rows])
     if colors:
         allowed = np.array([c == "empty" or c in colors for c in CLASSES])
-        probs = probs * allowed
-        probs /= probs.sum(axis=1, keepdims=True) + 1e-12
-    return probs
+        per_offset = per_offset * allowed
+        per_offset /= per_offset.sum(axis=2, keepdims=True) + 1e-12
+    window = np.stack([per_offset[max(k - 1, 0):k + 2].mean(axis=0)
+                       for k in range(len(per_offset))])
+    _, _, owner_of = space_table(board)
+    lanes = int(owner_of.max()) + 1
+    colour_mean = np.zeros((len(window), lanes, len(CLASSES) - 1))
+    for k, probs in enumerate(window):
+        np.add.at(colour_mean[k], owner_of, probs[:, 1:])
+    colour_mean /= np.bincount(owner_of, minlength=lanes)[None, :, None]
+    away = np.abs(np.asarray(LANE_OFFSETS))
+    # a small pull towards the printed position settles near ties
+    best = (colour_mean.max(axis=2) - 0.02 * away[:, None] / away.max()).argmax(axis=0)
+    return window[best[owner_of], np.arange(len(owner_of))]
 
 
 def lane_results(
     probs: np.ndarray, board: Board, config: VisionConfig = DEFAULT
 ) -> tuple[LaneResult, ...]:
-    """Decide each lane from its spaces: all on one colour is an owner, half covered is doubt."""
+    """Decide each lane from its spaces: all on one colour is an owner, half covered is doubt.
+
+    One player never holds both lanes of a double route, and pieces placed between the two
+    lanes of a double are seen on both: when both lanes come out the same colour, the lane
+    that colour covers less is decided again without it.
+    """
     routes, _, owner_of = space_table(board)
-    results = []
+    lanes = [probs[owner_of == i] for i in range(len(routes))]
+    results = [_decide(route.id, p, config) for route, p in zip(routes, lanes, strict=True)]
+    index = {route.id: i for i, route in enumerate(routes)}
     for i, route in enumerate(routes):
-        p = probs[owner_of == i]
-        votes = p.argmax(axis=1)
-        covered = float(np.mean(votes != 0))
-        colour_p = p[:, 1:].mean(axis=0)
-        best = int(colour_p.argmax())
-        agree = float(np.mean(votes == best + 1))
-        # a claim covers every space: one space that is surely empty makes the lane doubtful
-        all_covered = float(p[:, 0].max()) < config.space_empty_max
-        if covered >= config.lane_agree and agree >= config.lane_agree and all_covered:
-            conf = float(p[:, best + 1].mean())
-            results.append(LaneResult(route.id, PIECE_COLORS[best], conf))
-        elif covered <= config.lane_doubt:
-            results.append(LaneResult(route.id, None, float(p[:, 0].mean())))
-        else:  # partly covered or mixed colours: a person should look
-            results.append(LaneResult(route.id, None, 0.5 * abs(2 * covered - 1)))
+        colour = results[i].owner
+        for sibling in board.siblings(route):
+            j = index[sibling.id]
+            if j <= i or colour is None or results[j].owner != colour:
+                continue
+            k = CLASSES.index(colour)
+            weak = i if lanes[i][:, k].mean() < lanes[j][:, k].mean() else j
+            without = lanes[weak].copy()
+            without[:, k] = 0.0
+            without /= without.sum(axis=1, keepdims=True) + 1e-12
+            again = _decide(routes[weak].id, without, config)
+            results[weak] = LaneResult(again.route, again.owner, 0.5 * again.confidence)
     return tuple(results)
+
+
+def _decide(route: str, p: np.ndarray, config: VisionConfig) -> LaneResult:
+    """One lane from the class probabilities of its spaces."""
+    votes = p.argmax(axis=1)
+    covered = float(np.mean(votes != 0))
+    colour_p = p[:, 1:].mean(axis=0)
+    best = int(colour_p.argmax())
+    agree = float(np.mean(votes == best + 1))
+    # a claim covers every space: one space that is surely empty makes the lane doubtful
+    all_covered = float(p[:, 0].max()) < config.space_empty_max
+    if covered >= config.lane_agree and agree >= config.lane_agree and all_covered:
+        return LaneResult(route, PIECE_COLORS[best], float(p[:, best + 1].mean()))
+    if covered <= config.lane_doubt:
+        return LaneResult(route, None, float(p[:, 0].mean()))
+    # partly covered or mixed colours: a person should look
+    return LaneResult(route, None, 0.5 * abs(2 * covered - 1))

@@ -23,6 +23,7 @@ from scorer.vision.decode import decode_scaled
 from scorer.vision.errors import BoardNotFound
 from scorer.vision.geometry import art_to_photo, diagonal, is_convex_quad
 from scorer.vision.locate import ContentScore, blurred_lab, locate, polish, resize_long
+from scorer.vision.model import Mlp
 from scorer.vision.stations import StationResult, find_stations
 
 
@@ -80,8 +81,12 @@ def parse_corners(corners: Sequence[Sequence[float]] | Sequence[float]) -> np.nd
 def detect(
     data: bytes, board: Board, colors: Sequence[str] | None = None,
     corners: Sequence[Sequence[float]] | None = None, config: VisionConfig = DEFAULT,
+    model: Mlp | None = None,
 ) -> Detection:
-    """Read every lane (and Europe station) of ``board`` from a photo's bytes."""
+    """Read every lane (and Europe station) of ``board`` from a photo's bytes.
+
+    ``model`` replaces the shipped space classifier (the benchmark's leave-one-out runs).
+    """
     start = time.perf_counter()
     wanted = parse_colors(colors)
     given = parse_corners(corners) if corners is not None else None
@@ -95,7 +100,7 @@ def detect(
         art_corners = fit_art_frame(image, board, work_corners, config)
     lab = board_lab(image, board, art_corners, config)
     check_sharpness(lab, config)
-    probs = space_probabilities(lab, board, wanted, config)
+    probs = space_probabilities(lab, board, wanted, config, model)
     routes = lane_results(probs, board, config)
     stations = find_stations(lab, probs, board, wanted, config) if board.name == "europe" else ()
     h = np.diag([1 / scale, 1 / scale, 1.0]) @ art_to_photo(board, art_corners)

@@ -101,9 +101,11 @@ def main(argv: list[str] | None = None) -> int:
                              "(the detector is judged on real photos)")
     parser.add_argument("--real-variants", type=int, default=10)
     parser.add_argument("--out", type=Path, default=WEIGHTS)
+    parser.add_argument("--exclude", nargs="*", default=[],
+                        help="photo file names to leave out (leave-one-photo-out runs)")
     args = parser.parse_args(argv)
     rng = np.random.default_rng(0)
-    photos = labelled_photos(args.dirs)
+    photos = [(p, d) for p, d in labelled_photos(args.dirs) if p.name not in args.exclude]
     real = args.real.resolve() if args.real else None
     measured = cached_measure(
         photos, [args.real_variants if p.parent.resolve() == real else args.variants

@@ -93,7 +93,10 @@ def import_game() -> Response | tuple[str, int]:
     try:
         data = parse_json(text)
     except ValueError as exc:
-        return _index_error(_("This is not a JSON game file: {reason}", reason=_(str(exc))))
+        if not text.strip():
+            return _index_error(_("Choose a game file or paste one first."))
+        return _index_error(_("This is not a game file: {reason} Was it copied whole?",
+                              reason=_lower_first(_(str(exc)))))
     try:
         game = Game.from_json(data)
     except ScorerError as exc:
@@ -101,6 +104,10 @@ def import_game() -> Response | tuple[str, int]:
     game_id = store.create(get_db(), game, name, store.actions_of(game))
     flash_message(_("Game imported."))
     return redirect(url_for("play.game_page", game_id=game_id), code=303)
+
+
+def _lower_first(text: str) -> str:
+    return text[:1].lower() + text[1:]
 
 
 def _index_error(message: str) -> tuple[str, int]:

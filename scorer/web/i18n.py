@@ -159,12 +159,13 @@ _TIEBREAK_FR = (
      f"{_names_fr(m['n'])} ont réalisé le plus de billets ({m['c']})"),
     (re.compile(r"^all completed (?P<n>\d+) tickets?$"),
      lambda m: f"tous ont réalisé {m['n']} billet{'s' if int(m['n']) > 1 else ''}"),
-    (re.compile(r"^all hold the (?P<b>.+) bonus$"), lambda m: f"tous ont le bonus {m['b']}"),
+    (re.compile(r"^all hold the (?P<b>.+) bonus$"),
+     lambda m: f"tous ont le bonus {gettext(m['b'])}"),
     (re.compile(r"^none holds the (?P<b>.+) bonus$"),
-     lambda m: f"personne n'a le bonus {m['b']}"),
+     lambda m: f"personne n'a le bonus {gettext(m['b'])}"),
     (re.compile(r"^(?P<n>.+) holds? the (?P<b>.+) bonus$"),
      lambda m: f"{_names_fr(m['n'])} "
-               f"{'détiennent' if ' and ' in m['n'] else 'détient'} le bonus {m['b']}"),
+               f"{'détiennent' if ' and ' in m['n'] else 'détient'} le bonus {gettext(m['b'])}"),
 )
 
 
@@ -242,8 +243,6 @@ FR.update({
         "Ordre de l'Europe Express repris des prises de routes.",
     "Europe Express order: {order}.": "Ordre de l'Europe Express : {order}.",
     "Export (JSON)": "Exporter (JSON)",
-    "Express: Europe Express bonus cards (top card first)":
-        "Express : cartes bonus Europe Express (carte du dessus d'abord)",
     "Final round triggered by {names}.": "Dernier tour déclenché par {names}.",
     "Final round! {names} has {n} trains or fewer: everyone plays one last turn.":
         "Dernier tour ! {names} n'a plus que {n} wagons ou moins : chacun joue un dernier tour.",
@@ -340,7 +339,12 @@ FR.update({
     "The game and its whole history are removed for good; its links stop working.":
         "La partie et tout son historique sont effacés pour de bon ; ses liens ne marcheront "
         "plus.",
-    "This is not a JSON game file: {reason}": "Ce n'est pas un fichier de partie JSON : {reason}",
+    "This is not a game file: {reason} Was it copied whole?":
+        "Ce n'est pas un fichier de partie : {reason} A-t-il été copié en entier ?",
+    "Choose a game file or paste one first.":
+        "Choisissez d'abord un fichier de partie, ou collez-en un.",
+    "The value of each bonus card, top card first.":
+        "La valeur de chaque carte bonus, celle du dessus d'abord.",
     "This link can change the game: give it only to players at the table.":
         "Ce lien permet de modifier la partie : ne le donnez qu'aux joueurs à table.",
     "This player cannot move that way.": "Ce joueur ne peut pas aller dans ce sens.",

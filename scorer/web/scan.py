@@ -449,6 +449,7 @@ def init_app(app: Flask) -> None:
 
 FR.update({
     "Photo": "Photo",
+    "{mb} MB": "{mb} Mo",
     "the photo ({count} change)": "la photo ({count} changement)",
     "the photo ({count} changes)": "la photo ({count} changements)",
     "Scan the board": "Photographier le plateau",

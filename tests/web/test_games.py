@@ -135,7 +135,12 @@ def test_import_of_a_pasted_file_and_its_errors(client):
         {"variant": "usa", "players": players("A:red", "B:blue")})})
     assert ok.status_code == 303
     bad_json = client.post("/games/import", {"json": "{not json"})
-    assert bad_json.status_code == 422 and "not a JSON game file" in bad_json.text
+    assert bad_json.status_code == 422
+    assert "This is not a game file: the body is not valid JSON. Was it copied whole?" in (
+        bad_json.text)
+    assert 'action="/games/import#import"' in bad_json.text  # the page opens on the error
+    empty = client.post("/games/import", {"json": "  "})
+    assert empty.status_code == 422 and "Choose a game file or paste one first." in empty.text
     bad_city = client.post("/games/import", {"json": json.dumps({
         "variant": "usa", "players": players("A:red", "B:blue"),
         "tickets": [{"player": "A", "from": "Gotham", "to": "Denver"}]})})

@@ -74,7 +74,7 @@ def test_tiebreak_sentences_are_translated(app):
     with app.test_request_context(headers={"Accept-Language": "fr"}):
         assert i18n.translate_tiebreak(sentence) == (
             "Ann et Bob sont à égalité avec 40 points ; Ann et Bob ont réalisé le plus de "
-            "billets (Ann 3, Bob 3, Cy 1) ; personne n'a le bonus Longest path : ils se "
+            "billets (Ann 3, Bob 3, Cy 1) ; personne n'a le bonus Plus long chemin : ils se "
             "partagent la victoire.")
         assert i18n.translate_tiebreak(None) is None
 

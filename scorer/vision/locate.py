@@ -280,7 +280,9 @@ class Aligner:
         warp = down @ h @ np.diag([1 / k, 1 / k, 1.0])
         seen = cv2.warpPerspective(feature, warp, template.shape[::-1],
                                    flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP)
-        return float(np.corrcoef(seen.ravel(), template.ravel())[0, 1])
+        a, b = seen.ravel() - seen.mean(), template.ravel() - template.mean()
+        norm = float(np.linalg.norm(a) * np.linalg.norm(b))
+        return float(a @ b) / norm if norm > 1e-9 else 0.0  # a blank view: nothing there
 
     def _feature(self, lab: np.ndarray, h: np.ndarray, px: float, k: float) -> np.ndarray:
         """How far each pixel is from the paper colour, minus its wide surroundings."""

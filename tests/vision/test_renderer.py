@@ -175,3 +175,26 @@ def test_committed_sample_labels_match_the_board_data(path):
     x, y = corners[:, 0], corners[:, 1]
     area = 0.5 * float(np.sum(x * np.roll(y, -1) - np.roll(x, -1) * y))
     assert area > 0.15 * w * h
+
+
+def test_stress_scenes_hide_part_of_the_edge_but_not_the_labelled_corners():
+    base = dict(players=["red", "blue"], table="gingham", tilt=30, roll=40, glare=0,
+                cast="neutral", half=0, lens=0.55, exposure=0.5, clutter=6)
+    plain, plain_truth = render.render_photo(render.make_scene("usa", 5, (640, 480), **base))
+    hands, hands_truth = render.render_photo(
+        render.make_scene("usa", 5, (640, 480), over=3, **base))
+    assert hands_truth["corners"] == plain_truth["corners"]
+    changed = np.any(np.abs(hands.astype(int) - plain.astype(int)) > 40, axis=2)
+    assert changed.mean() > 0.002
+    assert plain.mean() < 110  # a dim room
+    # nothing lands on a corner: the corner pixels are untouched
+    for x, y in np.round(plain_truth["corners"]).astype(int):
+        if 3 <= x < 637 and 3 <= y < 477:
+            assert not changed[y - 3:y + 4, x - 3:x + 4].any()
+
+
+def test_the_stress_plan_draws_every_hard_table_and_stays_in_range():
+    specs = [render.stress_spec(seed) for seed in range(60)]
+    assert {s["table"] for s in specs} == set(render.STRESS_TABLES)
+    assert all(10 <= s["tilt"] <= 38 and 0.5 <= s["lens"] <= 0.85 for s in specs)
+    assert any(s["exposure"] < 0.7 for s in specs) and any(s["over"] for s in specs)

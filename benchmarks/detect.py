@@ -26,6 +26,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 DEFAULT_DIRS = [ROOT / "sample_photos", ROOT.parent / "shared" / "dev_photos"]
 STRESS_DIR = ROOT / "test-output" / "stress"
+DOUBT_BELOW = 0.75  # as scorer/web/scan.py: lanes read less surely are listed first to check
 
 
 def measure_locate(photo: Path, label: Path, repeat: int) -> dict:
@@ -100,15 +101,17 @@ def measure_one(photo: Path, label: Path, repeat: int, weights: Path | None = No
         return {"photo": photo.name, "error": error, "peak_mb": peak_mb}
     expected = truth.get("routes", {})
     doubtful = set(truth.get("doubtful", ()))
-    right = wrong_claims = 0
+    right = wrong_claims = flagged = wrong_flagged = 0
     mistakes = []
     for lane in detection.routes:
         want = None if lane.route in doubtful else expected.get(lane.route)
+        flagged += lane.confidence < DOUBT_BELOW
         if lane.owner == want:
             right += 1
         else:
-            mistakes.append(f"{lane.route}:{want}->{lane.owner}")
+            mistakes.append(f"{lane.route}:{want}->{lane.owner}({lane.confidence:.2f})")
             wrong_claims += lane.owner is not None
+            wrong_flagged += lane.confidence < DOUBT_BELOW
     want_stations = {(st["city"], st["owner"]) for st in truth.get("stations", ())}
     got_stations = {(st.city, st.owner) for st in detection.stations}
     return {
@@ -118,6 +121,7 @@ def measure_one(photo: Path, label: Path, repeat: int, weights: Path | None = No
         "lanes": len(detection.routes),
         "right": right,
         "wrong_claims": wrong_claims,
+        "flagged": [flagged, wrong_flagged],
         "corner_error": corner_error(np.array(detection.corners), np.array(truth["corners"])),
         "confidence": detection.confidence,
         "ms": statistics.median(times),
@@ -255,6 +259,12 @@ def report(folder: Path, rows: list[dict], verbose: bool) -> None:
         print(f"  found {len(done)}/{len(rows)} boards; * worst corner error; ms = median; "
               f"wrong claims (a lane given to a colour that is not on it): "
               f"{sum(r['wrong_claims'] for r in done)}")
+        flagged, wrong_flagged = (sum(r["flagged"][i] for r in done) for i in range(2))
+        # doubtful lanes are scored on their owner like the others: a half-covered or mixed
+        # lane reads as no owner, right only where the truth is empty or half covered
+        print(f"  doubtful (confidence < {DOUBT_BELOW}, listed first for review): {flagged} "
+              f"lanes, {wrong_flagged} of them wrong; wrong and not flagged: "
+              f"{lanes - right - wrong_flagged}")
         tp, fp, fn = (sum(r["stations"][i] for r in done) for i in range(3))
         if tp + fp + fn:
             print(f"  stations: {tp} right, {fp} extra, {fn} missed")

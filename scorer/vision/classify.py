@@ -21,7 +21,7 @@ from scorer.vision.sample import (
 
 PIECE_COLORS = CLASSES[1:]
 # sideways offsets (art px) at which every lane is read, see ``space_probabilities``
-LANE_OFFSETS = (-6.0, -3.0, 0.0, 3.0, 6.0)
+LANE_OFFSETS = (-6.0, 0.0, 6.0)
 
 
 @dataclass(frozen=True, slots=True)

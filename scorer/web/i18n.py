@@ -316,7 +316,7 @@ FR.update({
         "Comptez les points de vos Aventuriers du Rail à table",
     "Search": "Chercher",
     "Search the deck": "Chercher dans la pioche",
-    "Search the deck: den, paris…": "Chercher dans la pioche : den, paris…",
+    "City: den, paris…": "Ville : den, paris…",
     "Share": "Partager",
     "Shared win: {names}.": "Victoire partagée : {names}.",
     "Show the longest path": "Voir le plus long chemin",

@@ -390,3 +390,25 @@ def test_a_tap_between_the_two_lanes_of_a_double_asks_which_lane(phone, table, s
     expect(choice).to_have_count(0)
     claimed = {r for p in table.score()["players"] for r in p["routes"]}
     assert claimed == {"frankfurt--paris--2"}
+
+
+def test_a_phone_behind_the_game_catches_up_when_its_tap_is_refused(
+    phone, table, new_table, shot
+):
+    game_id = table.new_game("usa", TWO)
+    # This phone stops polling; a second phone claims Helena–Seattle for Bob.
+    phone.evaluate("document.querySelectorAll('.poll').forEach(p => p.remove())")
+    other = new_table()
+    other.page.goto(f"/games/{game_id}")
+    other.select("Bob")
+    other.tap_lane("helena--seattle", zoom=False)
+    expect(other.lane("helena--seattle")).to_have_class(owned_by("blue"))
+    expect(table.lane("helena--seattle")).not_to_have_class(owned_by("blue"))
+
+    table.tap_lane("helena--seattle", zoom=False)
+    expect(table.message().locator("[data-error]")).to_contain_text("already claimed by Bob")
+    # The refusal brings the board and the counters with it, before any poll.
+    expect(table.lane("helena--seattle")).to_have_class(owned_by("blue"), timeout=1500)
+    expect(table.player_button("Bob").locator("[data-trains-left]")).to_have_text(
+        "39", timeout=1500)
+    shot(phone, "caught-up")

@@ -106,7 +106,8 @@ def locate(image: np.ndarray, board: Board, config: VisionConfig = DEFAULT) -> L
     search = _Search(lab, board)
     ranked = search.rank(candidates(small, lab))
     if not ranked or ranked[0][0][2] < _SURE_CORRELATION:
-        ranked = sorted(ranked + search.rank(line_quads(small)), key=lambda h: -h[0][0])
+        ranked = sorted(ranked + search.rank(line_quads(small), by_pattern=True),
+                        key=lambda h: -h[0][0])
     if not ranked:
         raise BoardNotFound(_NOT_FOUND)
     best, (best_value, best_score, best_corr) = ranked[0][1], ranked[0][0]
@@ -144,17 +145,21 @@ class _Search:
         content, correlation = self.score(corners), self.align.correlation(corners)
         return content * _pattern(correlation), content, correlation
 
-    def rank(self, quads: list[np.ndarray]) -> list[tuple[tuple[float, float, float],
-                                                             np.ndarray]]:
+    def rank(self, quads: list[np.ndarray], by_pattern: bool = False,
+             ) -> list[tuple[tuple[float, float, float], np.ndarray]]:
+        """The best few hypotheses, each with its ``value``. The few are picked by content
+        score, or with ``by_pattern`` by the pattern correlation (slower, but it does not
+        need the outline within a percent, and the content score does)."""
+        judge = self.align.correlation if by_pattern else self.score
         hypotheses = []
         for quad in distinct(quads):
             for corners in rotations(quad):
                 if not _lies_long_side_up(corners):
                     continue
-                hypotheses.append((self.score(corners), corners))
+                hypotheses.append((judge(corners), corners))
                 fitted = self.align(corners, _COARSE)
                 if fitted is not None:
-                    hypotheses.append((self.score(fitted), fitted))
+                    hypotheses.append((judge(fitted), fitted))
         hypotheses.sort(key=lambda h: -h[0])
         ranked = [(self.value(c), c) for _, c in _different(hypotheses, 5)]
         return sorted(ranked, key=lambda h: -h[0][0])
@@ -370,7 +375,6 @@ def candidates(small: np.ndarray, lab: np.ndarray) -> list[np.ndarray]:
         quad = quad_from_mask(mask, kernel_size=3)
         if quad is not None:
             quads.append(quad * (w / tiny.shape[1]))
-    quads.extend(line_quads(small))
     quads.append(_framed(w, h))
     return quads
 
@@ -416,10 +420,12 @@ def line_quads(small: np.ndarray, keep: int = 6) -> list[np.ndarray]:
             quad = order_clockwise(np.array(corners))
             if not _plausible(quad, w, h):
                 continue
-            support = float(length[[i, j, k, m]].sum()) / cv2.arcLength(
-                quad.astype(np.float32), True)
-            quads.append((support, quad))
+            quads.append((float(length[[i, j, k, m]].sum()), quad))
     if len(quads) < keep:  # a side hidden or off the photo: complete it by the board's shape
+        for i, j in pairs:  # two whole opposite edges: their ends are the corners
+            quad = order_clockwise(np.vstack([seg[i].reshape(2, 2), seg[j].reshape(2, 2)]))
+            if _plausible(quad, w, h):
+                quads.append((float(length[[i, j]].sum()), quad))
         for i, j in pairs:
             along = np.array([np.cos(angle[i]), np.sin(angle[i])])
             for k in set(range(len(seg))) - {i, j}:
@@ -436,9 +442,7 @@ def line_quads(small: np.ndarray, keep: int = 6) -> list[np.ndarray]:
                         shift = sign * ratio * np.linalg.norm(b - a) * along
                         quad = order_clockwise(np.array([a, b, b + shift, a + shift]))
                         if _plausible(quad, w, h):
-                            support = float(length[[i, j, k]].sum()) / cv2.arcLength(
-                                quad.astype(np.float32), True)
-                            quads.append((support, quad))
+                            quads.append((float(length[[i, j, k]].sum()), quad))
     quads.sort(key=lambda q: -q[0])
     return distinct([q for _, q in quads])[:keep]
 

@@ -175,7 +175,7 @@
   }
 
   function laneDistance(lane, p) {
-    var line = lane.querySelector(".hit");
+    var line = lane.querySelector("polyline");  // the board's hit line, the scan's halo
     var pts = (line && line.getAttribute("points") || "").trim().split(/\s+/).map(function (xy) {
       var c = xy.split(","); return { x: +c[0], y: +c[1] };
     });
@@ -236,6 +236,25 @@
     htmx.trigger(target, "click");
     return true;
   }
+
+  // The photo review map has the same close lanes: a tap there goes to the nearest lane too.
+  var scanUp = null;
+  document.addEventListener("pointerup", function (e) {
+    if (e.target.closest && e.target.closest(".scan-map")) {
+      scanUp = { x: e.clientX, y: e.clientY, t: e.timeStamp };
+    }
+  }, true);
+  document.addEventListener("click", function (e) {
+    var map = e.target.closest && e.target.closest(".scan-map");
+    if (!map || !e.isTrusted || !scanUp || e.timeStamp - scanUp.t > 1500 || !window.htmx) return;
+    var near = nearest(map.querySelector("svg"), scanUp.x, scanUp.y);
+    scanUp = null;
+    if (!near || !near.lanes.length) return;
+    e.preventDefault();
+    e.stopPropagation();
+    var lane = near.lanes[0];
+    if (lane.d <= Math.max(14, 12 / near.k)) htmx.trigger(lane.el, "click");
+  }, true);
 
   // Two big buttons, one per lane of the double; the lane's title names it and its colour.
   function chooseLane(lanes) {

@@ -8,7 +8,17 @@ from pathlib import Path
 
 from playwright.sync_api import expect
 
+from tests.browser.test_play import doubles
+
 SAMPLES = Path(__file__).resolve().parents[2] / "sample_photos"
+# The screen point of a printed space in the middle of a lane of the review map.
+MIDDLE_OF_LANE = """(id) => {
+    const line = document.querySelector(`.scan-lane[data-route-id="${id}"] .line`);
+    const pts = line.getAttribute('points').trim().split(/\\s+/).map(p => p.split(',').map(Number));
+    const [x, y] = pts[Math.floor(pts.length / 2)];
+    const m = line.ownerSVGElement.getScreenCTM();
+    return {x: m.a * x + m.c * y + m.e, y: m.b * x + m.d * y + m.f};
+}"""
 
 
 def test_a_photo_is_reviewed_corrected_by_tap_and_applied_as_one_undoable_step(phone, table,
@@ -71,3 +81,26 @@ def test_a_photo_without_a_board_offers_placing_the_corners_by_hand(phone, table
     assert float(phone.locator('input[name="c2"]').input_value()) > 600  # photo pixels
     shot(phone, "corners")
     assert not phone.problems
+
+
+def test_a_tap_on_either_lane_of_a_double_on_the_photo_review_changes_that_lane(phone, table):
+    truth = json.loads((SAMPLES / "usa-01.json").read_text())
+    game_id = table.api_game({"variant": "usa", "players": [
+        {"name": f"P{i}", "color": c} for i, c in enumerate(truth["players"])]})
+    phone.goto(f"/games/{game_id}/scan")
+    phone.locator("[data-scan-photo]").set_input_files(str(SAMPLES / "usa-01.jpg"))
+    phone.locator(".scan-form button[type=submit]").tap()
+    phone.wait_for_url(re.compile(rf"/games/{game_id}/scan/[\w-]+$"), timeout=60_000)
+    # A finger on one lane of a double changes that lane, not its neighbour a few px away.
+    phone.locator(".scan-map").scroll_into_view_if_needed()
+    wrong = []
+    for route_id in (r for pair in doubles("usa") for r in pair):
+        lane = phone.locator(f'.scan-lane[data-route-id="{route_id}"]')
+        before = lane.get_attribute("data-owner")
+        with phone.expect_response(lambda r: "/lanes/" in r.url) as answer:
+            phone.touchscreen.tap(**phone.evaluate(MIDDLE_OF_LANE, route_id))
+        if not answer.value.url.endswith(f"/lanes/{route_id}"):
+            wrong.append(f"{route_id} -> {answer.value.url.rsplit('/', 1)[1]}")
+        else:
+            expect(lane).not_to_have_attribute("data-owner", before)
+    assert not wrong, f"taps changed the wrong lane: {wrong}"

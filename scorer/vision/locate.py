@@ -238,6 +238,7 @@ class Aligner:
     def __init__(self, lab: np.ndarray, board: Board):
         self.board = board
         self.paper = background_points(board)[::7]
+        self._features: dict[tuple, np.ndarray] = {}
         self.pyramid = [lab]  # halved until a template pixel spans a couple of photo pixels
         while min(self.pyramid[-1].shape[:2]) > 120:
             self.pyramid.append(cv2.pyrDown(self.pyramid[-1]))
@@ -293,12 +294,17 @@ class Aligner:
         """How far each pixel is from the paper colour, minus its wide surroundings."""
         p = project(h, self.paper).astype(np.float32)
         values = cv2.remap(lab, p[:, :1], p[:, 1:], cv2.INTER_LINEAR)[:, 0]
-        diff = lab - np.median(values, axis=0).astype(np.float32)
-        far = np.minimum(np.sqrt(np.einsum("ijk,ijk->ij", diff, diff)) / 40.0, 1.5)
-        far = np.maximum(0.0, far - _wide_blur(far, self._HIGH_PASS * px))
-        if 0.5 * px / k > 0.7:  # no finer than the template's pixels
-            far = cv2.GaussianBlur(far, (0, 0), 0.5 * px / k)
-        return far.astype(np.float32)
+        paper = np.median(values, axis=0).astype(np.float32)
+        # hypotheses about one board agree on its paper and size: compute each image once
+        key = (lab.shape, *np.round(paper / 6.0).astype(int), round(np.log(px) * 5), k)
+        if key not in self._features:
+            diff = lab - paper
+            far = np.minimum(np.sqrt(np.einsum("ijk,ijk->ij", diff, diff)) / 40.0, 1.5)
+            far = np.maximum(0.0, far - _wide_blur(far, self._HIGH_PASS * px))
+            if 0.5 * px / k > 0.7:  # no finer than the template's pixels
+                far = cv2.GaussianBlur(far, (0, 0), 0.5 * px / k)
+            self._features[key] = far.astype(np.float32)
+        return self._features[key]
 
 
 def _wide_blur(image: np.ndarray, sigma: float) -> np.ndarray:
@@ -480,13 +486,11 @@ def far_from_table_masks(lab: np.ndarray) -> list[np.ndarray]:
     cv2.setRNGSeed(0)  # k-means++ draws: the same photo must give the same answer every time
     _, _, centres = cv2.kmeans(border.astype(np.float32), 3, None, criteria, 2,
                                cv2.KMEANS_PP_CENTERS)
-    flat = lab.reshape(-1, 3)
-    dist = np.min(np.linalg.norm(flat[:, None, :] - centres[None], axis=2), axis=1)
-    dist = dist.reshape(h, w)
-    masks = []
-    for threshold in (12.0, 22.0, 35.0):
-        masks.append((dist > threshold).astype(np.uint8) * 255)
-    return masks
+    nearest = np.full((h, w), np.inf, np.float32)
+    for centre in centres:
+        diff = lab - centre
+        nearest = np.minimum(nearest, np.einsum("ijk,ijk->ij", diff, diff))
+    return [(nearest > threshold ** 2).astype(np.uint8) * 255 for threshold in (12.0, 22.0, 35.0)]
 
 
 def border_mask(small: np.ndarray) -> np.ndarray:

@@ -70,10 +70,29 @@ def space_probabilities(
     for k, probs in enumerate(window):
         np.add.at(colour_mean[k], owner_of, probs[:, 1:])
     colour_mean /= np.bincount(owner_of, minlength=lanes)[None, :, None]
-    away = np.abs(np.asarray(LANE_OFFSETS))
+    offsets = np.asarray(LANE_OFFSETS)
     # a small pull towards the printed position settles near ties
-    best = (colour_mean.max(axis=2) - 0.02 * away[:, None] / away.max()).argmax(axis=0)
+    score = colour_mean.max(axis=2) - 0.02 * np.abs(offsets)[:, None] / np.abs(offsets).max()
+    # a lane of a double is never read towards its sibling: those are the sibling's pieces
+    score[np.sign(offsets)[:, None] * sibling_side(board)[None, :] > 0] = -np.inf
+    best = score.argmax(axis=0)
     return window[best[owner_of], np.arange(len(owner_of))]
+
+
+def sibling_side(board: Board) -> np.ndarray:
+    """Per lane (``space_table`` order): +1 or -1, the side across the lane where its double's
+    other lane lies (the sign of the sideways shift of ``shifted_features``), 0 for none."""
+    routes, spaces, owner_of = space_table(board)
+    angle = np.deg2rad(spaces[:, 2])
+    normal = np.c_[-np.sin(angle), np.cos(angle)]
+    index = {route.id: i for i, route in enumerate(routes)}
+    side = np.zeros(len(routes))
+    for i, route in enumerate(routes):
+        for sibling in board.siblings(route):
+            mine, theirs = owner_of == i, owner_of == index[sibling.id]
+            towards = spaces[theirs, :2].mean(axis=0) - spaces[mine, :2].mean(axis=0)
+            side[i] = np.sign(normal[mine].mean(axis=0) @ towards)
+    return side
 
 
 def lane_results(

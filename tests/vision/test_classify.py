@@ -3,7 +3,7 @@
 import numpy as np
 
 from scorer.boards import load_board
-from scorer.vision.classify import lane_results
+from scorer.vision.classify import lane_results, sibling_side
 from scorer.vision.model import CLASSES
 from scorer.vision.sample import space_table
 
@@ -58,3 +58,10 @@ def test_two_colours_on_the_two_lanes_of_a_double_are_both_kept():
                                 "new-york--washington--2": ["red", "red"]})
     got = owners(lane_results(probs, USA))
     assert (got["new-york--washington"], got["new-york--washington--2"]) == ("blue", "red")
+
+
+def test_the_two_lanes_of_a_double_lie_on_opposite_sides_of_each_other():
+    routes, _, _ = space_table(USA)
+    side = dict(zip((r.id for r in routes), sibling_side(USA), strict=True))
+    assert side["new-york--washington"] == -side["new-york--washington--2"] != 0
+    assert side["denver--omaha"] == 0

@@ -392,7 +392,10 @@ def line_quads(small: np.ndarray, keep: int = 6) -> list[np.ndarray]:
     lines and two more across them make a quad; the best supported few are kept."""
     h, w = small.shape[:2]
     gray = cv2.GaussianBlur(cv2.cvtColor(small, cv2.COLOR_BGR2GRAY), (3, 3), 0)
-    found = cv2.createLineSegmentDetector().detect(gray)[0]
+    try:
+        found = cv2.createLineSegmentDetector().detect(gray)[0]
+    except (AttributeError, cv2.error):  # some OpenCV builds leave the detector out
+        return []
     if found is None:
         return []
     seg = found.reshape(-1, 4).astype(np.float64)

@@ -3,9 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
-import importlib.util
 import json
-import sys
 import warnings
 from pathlib import Path
 
@@ -32,6 +30,7 @@ from scorer.vision.locate import (
     locate,
     resize_long,
 )
+from tests.vision.renderer import load_renderer
 
 ROOT = Path(__file__).resolve().parents[2]
 SAMPLES = ROOT / "sample_photos"
@@ -41,15 +40,6 @@ def sample(name: str) -> tuple[np.ndarray, float, dict]:
     truth = json.loads((SAMPLES / f"{name}.json").read_text(encoding="utf-8"))
     image, scale = decode_scaled((SAMPLES / truth["photo"]).read_bytes(), 2000)
     return image, scale, truth
-
-
-def _load_renderer():
-    spec = importlib.util.spec_from_file_location(
-        "render_samples", ROOT / "scripts" / "render_samples.py")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # dataclasses look their module up while it loads
-    spec.loader.exec_module(module)
-    return module
 
 
 needs_samples = pytest.mark.skipif(not SAMPLES.is_dir(), reason="no sample_photos/")
@@ -130,7 +120,7 @@ def test_geometry_raises_no_numpy_warnings():
 
 @pytest.fixture(scope="module")
 def renderer():
-    return _load_renderer()
+    return load_renderer()
 
 
 _FRAME_OFF: dict[tuple[float, float], tuple] = {}

@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import importlib.util
 import json
-import sys
 from pathlib import Path
 
 import cv2
@@ -14,21 +12,13 @@ from PIL import Image
 
 from scorer.boards import load_board
 from scorer.rules import PIECE_COLORS, find_variant
+from tests.vision.renderer import load_renderer
 
 ROOT = Path(__file__).resolve().parents[2]
 SAMPLES = ROOT / "sample_photos"
 
 
-def _load_renderer():
-    spec = importlib.util.spec_from_file_location(
-        "render_samples", ROOT / "scripts" / "render_samples.py")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # dataclasses look their module up while it loads
-    spec.loader.exec_module(module)
-    return module
-
-
-render = _load_renderer()
+render = load_renderer()
 BOARD_CM = np.array([[0, 0], [79.5, 0], [79.5, 52.5], [0, 52.5]], np.float64)
 
 

@@ -248,16 +248,10 @@ class Aligner:
         moved = False
         for k, smoothing, iterations in levels:
             template = _template(self.board, k)
-            # photo px per art px near the middle of the board, and the pyramid level to use
-            px = float(np.sqrt(abs(np.linalg.det(h[:2, :2] / h[2, 2]))))
-            level = 0
-            while level + 1 < len(self.pyramid) and px / k / 2 ** (level + 1) >= 1.5:
-                level += 1
-            down = np.diag([0.5 ** level, 0.5 ** level, 1.0])
+            down, feature = self._view(h, k)
             art_per_template = np.diag([1 / k, 1 / k, 1.0])
             warp = (down @ h @ art_per_template).astype(np.float32)
             warp /= warp[2, 2]
-            feature = self._feature(self.pyramid[level], down @ h, px * 0.5 ** level, k)
             try:
                 _, warp = cv2.findTransformECC(
                     template, feature, warp, cv2.MOTION_HOMOGRAPHY,
@@ -272,17 +266,24 @@ class Aligner:
         out = project(h, art_corners(self.board))
         return out if is_convex_quad(out) else None
 
-    def correlation(self, corners: np.ndarray, k: float = 1 / 8) -> float:
-        """Correlation of the drawing of the spaces and cities with the photo's band-passed
-        "not paper" image under these corners: near 0 where the spaces are not."""
-        h = art_to_photo(self.board, corners)
-        template = _template(self.board, k)
+    def _view(self, h: np.ndarray, k: float) -> tuple[np.ndarray, np.ndarray]:
+        """The pyramid level where a template pixel (1/k art px) spans a couple of photo
+        pixels under the art-to-photo homography h: its scaling from the photo, and its
+        feature image."""
+        # photo px per art px near the middle of the board
         px = float(np.sqrt(abs(np.linalg.det(h[:2, :2] / h[2, 2]))))
         level = 0
         while level + 1 < len(self.pyramid) and px / k / 2 ** (level + 1) >= 1.5:
             level += 1
         down = np.diag([0.5 ** level, 0.5 ** level, 1.0])
-        feature = self._feature(self.pyramid[level], down @ h, px * 0.5 ** level, k)
+        return down, self._feature(self.pyramid[level], down @ h, px * 0.5 ** level, k)
+
+    def correlation(self, corners: np.ndarray, k: float = 1 / 8) -> float:
+        """Correlation of the drawing of the spaces and cities with the photo's band-passed
+        "not paper" image under these corners: near 0 where the spaces are not."""
+        h = art_to_photo(self.board, corners)
+        template = _template(self.board, k)
+        down, feature = self._view(h, k)
         warp = down @ h @ np.diag([1 / k, 1 / k, 1.0])
         seen = cv2.warpPerspective(feature, warp, template.shape[::-1],
                                    flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP)

@@ -33,6 +33,20 @@ def at_once(calls: list[Callable[[], Answer]]) -> list[Answer]:
         return list(pool.map(run, calls))
 
 
+def claim_in_bursts(table: list[Phone], game_id: str, wanted: dict[str, str]) -> list[Answer]:
+    """Claim the lanes for their owners, one lane per phone in each burst of simultaneous
+    taps."""
+    lanes = list(wanted)
+    answers: list[Answer] = []
+    for start in range(0, len(lanes), len(table)):
+        answers += at_once([
+            (lambda phone=phone, lane=lane: phone.post(
+                f"/games/{game_id}/routes/{lane}", {"player": wanted[lane], "do": "claim"}))
+            for phone, lane in zip(table, lanes[start:start + len(table)], strict=True)
+        ])
+    return answers
+
+
 def owners(phone: Phone, game_id: str) -> dict[str, str]:
     sheet = phone.get(f"/api/games/{game_id}/score").json()
     return {route: p["name"] for p in sheet["players"] for route in p["routes"]}
@@ -43,13 +57,7 @@ def test_five_phones_claiming_different_lanes_at_once_lose_no_claim(phones):
     game = table[0].new_game({"variant": "europe", "players": players(*NAMES)})
     lanes = single_lanes(30)
     wanted = {lane: NAMES[i % len(NAMES)] for i, lane in enumerate(lanes)}
-    answers: list[Answer] = []
-    for start in range(0, len(lanes), len(NAMES)):
-        answers += at_once([
-            (lambda phone=phone, lane=lane: phone.post(
-                f"/games/{game}/routes/{lane}", {"player": wanted[lane], "do": "claim"}))
-            for phone, lane in zip(table, lanes[start:start + len(NAMES)], strict=True)
-        ])
+    answers = claim_in_bursts(table, game, wanted)
     assert [a.status for a in answers] == [200] * len(lanes)
     # Every write saw the one before it: each answer shows its own version, none twice.
     assert sorted(a.version for a in answers) == list(range(1, len(lanes) + 1))

@@ -11,7 +11,7 @@ import pytest
 
 from tests.hardening import databases
 from tests.hardening.live import Phone, ServerProcess, players, single_lanes
-from tests.hardening.test_concurrent_edits import at_once, message, owners
+from tests.hardening.test_concurrent_edits import at_once, claim_in_bursts, message, owners
 
 NAMES = ("Ann", "Bob", "Cleo", "Dan")
 
@@ -42,13 +42,7 @@ def test_phones_on_two_processes_tapping_one_game_lose_no_claim(servers):
     game = table[0].new_game({"variant": "europe", "players": players(*NAMES)})
     lanes = single_lanes(24)
     wanted = {lane: NAMES[i % len(NAMES)] for i, lane in enumerate(lanes)}
-    answers = []
-    for start in range(0, len(lanes), len(table)):
-        answers += at_once([
-            (lambda phone=phone, lane=lane: phone.post(
-                f"/games/{game}/routes/{lane}", {"player": wanted[lane], "do": "claim"}))
-            for phone, lane in zip(table, lanes[start:start + len(table)], strict=True)
-        ])
+    answers = claim_in_bursts(table, game, wanted)
     assert [a.status for a in answers] == [200] * len(lanes)
     # Each write saw every write before it, whichever process took it: no version twice.
     assert sorted(a.version for a in answers) == list(range(1, len(lanes) + 1))

@@ -363,7 +363,6 @@ def express_order(game_id: str) -> Response | tuple[str, int]:
 
 
 def _cursor_move(game_id: str, step: int) -> Response | tuple[str, int]:
-    stored = get_game(game_id)
     ui = _ui()
     expect = request.form.get("cursor", type=int)
     try:
@@ -372,7 +371,9 @@ def _cursor_move(game_id: str, step: int) -> Response | tuple[str, int]:
         abort(404)
     if moved is None:
         text = _("Nothing to undo.") if step < 0 else _("Nothing to redo.")
-        if expect is not None and expect != stored.cursor:
+        # ``after`` was read under the game's lock: a phone that pressed at the same moment
+        # has already moved the cursor there, so this press was a repeat.
+        if expect is not None and expect != after.cursor:
             text = _("Already done: the game had changed.")
         return answer(after, error=text, status=409, **ui)
     template = "Undone: {action}." if step < 0 else "Redone: {action}."

@@ -226,6 +226,28 @@ def test_a_double_click_on_undo_undoes_only_once(client, europe):
     assert routes == ["paris--zurich"]
 
 
+def test_an_undo_that_loses_the_race_to_another_phone_says_already_done(
+        client, europe, monkeypatch):
+    """The other phone's undo lands between this request's arrival and its turn at the lock:
+    the answer must judge the cursor found under the lock, not the one at arrival."""
+    from scorer.web import store
+    client.hx(f"/games/{europe}/routes/paris--zurich", {"player": "Ann"})
+    client.hx(f"/games/{europe}/routes/berlin--wien", {"player": "Ann"})
+    real = store.move_cursor
+
+    def other_phone_first(db, game_id, step, expect=None):  # type: ignore[no-untyped-def]
+        monkeypatch.setattr(store, "move_cursor", real)
+        real(db, game_id, step, expect)
+        return real(db, game_id, step, expect)
+
+    monkeypatch.setattr(store, "move_cursor", other_phone_first)
+    late = client.hx(f"/games/{europe}/undo", {"cursor": "2"})
+    assert late.status_code == 409
+    assert message(late.text) == "Already done: the game had changed."
+    routes = client.get(f"/api/games/{europe}/score").get_json()["players"][0]["routes"]
+    assert routes == ["paris--zurich"]
+
+
 def test_a_new_action_after_undo_drops_the_redo(client, europe):
     client.hx(f"/games/{europe}/routes/paris--zurich", {"player": "Ann"})
     client.hx(f"/games/{europe}/undo")

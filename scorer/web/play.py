@@ -86,7 +86,10 @@ def apply(
     try:
         stored = store.record(get_db(), stored.id, action)
     except ScorerError as exc:
-        return answer(stored, error=refuse(exc), status=422, active=active, **ui)
+        # Refused against the state under the lock, which another phone may just have changed:
+        # answer with that state, so this phone's board shows why.
+        fresh = store.load(get_db(), stored.id) or stored
+        return answer(fresh, error=refuse(exc), status=422, active=active, **ui)
     except KeyError:
         abort(404)
     return answer(stored, message=message, active=active, **ui)

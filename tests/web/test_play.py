@@ -248,6 +248,24 @@ def test_an_undo_that_loses_the_race_to_another_phone_says_already_done(
     assert routes == ["paris--zurich"]
 
 
+def test_a_claim_that_loses_the_race_shows_the_winner_s_lane(client, europe, monkeypatch):
+    """The other phone claims the lane between this tap's arrival and its turn at the lock:
+    the refusal must draw the board as it is now, the lane in the winner's colour."""
+    from scorer.game import ClaimRoute
+    from scorer.web import store
+    real = store.record
+
+    def other_phone_first(db, game_id, action):  # type: ignore[no-untyped-def]
+        monkeypatch.setattr(store, "record", real)
+        real(db, game_id, ClaimRoute("Bob", "paris--zurich"))
+        return real(db, game_id, action)
+
+    monkeypatch.setattr(store, "record", other_phone_first)
+    late = client.hx(f"/games/{europe}/routes/paris--zurich", {"player": "Ann", "do": "claim"})
+    assert late.status_code == 422
+    assert "own-blue" in lane_class(late.text, "paris--zurich")
+
+
 def test_a_new_action_after_undo_drops_the_redo(client, europe):
     client.hx(f"/games/{europe}/routes/paris--zurich", {"player": "Ann"})
     client.hx(f"/games/{europe}/undo")

@@ -7,8 +7,9 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -17,6 +18,7 @@ from scorer.game import Game
 from scorer.scoring import Scoresheet, score
 
 EXIT_INPUT = 2
+EXIT_CLOSED_PIPE = 141  # what a shell reports for a program that SIGPIPE ended (128 + 13)
 
 
 def _fail(message: str) -> int:
@@ -134,9 +136,21 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def quiet_on_closed_pipe(command: Callable[[], int]) -> int:
+    """Run a command; a reader that stops early (``| head``) ends it quietly, no traceback."""
+    try:
+        code = command()
+        sys.stdout.flush()  # inside the try: a short output is still in the buffer here
+    except BrokenPipeError:
+        # Python flushes stdout again on exit; with the pipe closed that would fail too.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return EXIT_CLOSED_PIPE
+    return code
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
-    return args.func(args)
+    return quiet_on_closed_pipe(lambda: args.func(args))
 
 
 if __name__ == "__main__":

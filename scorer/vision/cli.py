@@ -54,9 +54,12 @@ def _parse_corner_text(text: str) -> list[float]:
 
 
 def main(argv: list[str] | None = None) -> int:
+    from scorer.__main__ import quiet_on_closed_pipe
+
     parser = argparse.ArgumentParser(prog="scorer detect", description=__doc__)
     add_arguments(parser)
-    return run(parser.parse_args(argv))
+    args = parser.parse_args(argv)
+    return quiet_on_closed_pipe(lambda: run(args))
 
 
 if __name__ == "__main__":

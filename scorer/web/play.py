@@ -152,7 +152,7 @@ def live(game_id: str) -> Response | tuple[str, int]:
     context = live_context(stored, editable=True, active=active,
                            mode=request.args.get("mode", "routes"),
                            first_city=request.args.get("first_city", "")[:MAX_FIELD])
-    return render_template("partials/_live.html", oob=True, **context), 200
+    return render_template("partials/_live.html", oob=True, poll=True, **context), 200
 
 
 @bp.post("/player")

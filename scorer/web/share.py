@@ -42,4 +42,4 @@ def watch_live(share: str) -> Response | tuple[str, int]:
     context = live_context(stored, editable=False)
     if not is_htmx():
         return render_template("pages/watch.html", **context), 200
-    return render_template("partials/_live.html", oob=True, **context), 200
+    return render_template("partials/_live.html", oob=True, poll=True, **context), 200

@@ -286,6 +286,16 @@ def test_polling_answers_204_until_the_game_changes(client, europe):
     assert client.get(f"/games/{europe}/live?v={version}").status_code == 303
 
 
+def test_a_poll_answer_leaves_the_message_of_a_tap_alone(client, europe):
+    """A poll sent just before a tap and answered after it must not wipe the tap's message
+    ("Ann claims ...") from the bar: the poll carries the board, not the message."""
+    client.hx(f"/games/{europe}/routes/paris--zurich", {"player": "Ann"})
+    poll = client.get(f"/games/{europe}/live?v=0", headers={"HX-Request": "true"})
+    assert poll.status_code == 200
+    assert "own-red" in lane_class(poll.text, "paris--zurich")
+    assert 'id="message"' not in poll.text
+
+
 def test_a_restart_loses_nothing_confirmed(app, client, europe):
     client.hx(f"/games/{europe}/routes/paris--zurich", {"player": "Ann"})
     client.hx(f"/games/{europe}/cities/Wien", {"player": "Bob", "mode": "stations"})

@@ -48,7 +48,8 @@
   function setupMap(map) {
     var viewport = map.querySelector(".viewport");
     var pan = map.querySelector(".pan");
-    if (!viewport || !pan) return;
+    if (!viewport || !pan || map.hasAttribute("data-map-ready")) return;
+    map.setAttribute("data-map-ready", "");
     var s = 1, tx = 0, ty = 0, MAX = 6;
     var pointers = new Map();
     var gesture = null, moved = false;
@@ -85,17 +86,37 @@
       return { x: e.clientX - r.left, y: e.clientY - r.top };
     }
     var fill = fillScale();
-    if (map.querySelector("[data-zoom]") && viewport.clientWidth < 600 && fill > 1.2) {
+    if (map.querySelector("[data-zoom]") && !map.hasAttribute("data-open")
+        && viewport.clientWidth < 600 && fill > 1.2) {
       s = fill;
       tx = (viewport.clientWidth - pan.offsetWidth * s) / 2;
       apply();
+    }
+    // The middle of the highlighted longest path (results), in unscaled board pixels.
+    function pathCentre() {
+      var box = null, r = pan.getBoundingClientRect();
+      map.querySelectorAll(".on-path").forEach(function (el) {
+        var b = el.getBoundingClientRect();
+        box = box ? { l: Math.min(box.l, b.left), t: Math.min(box.t, b.top),
+                      r: Math.max(box.r, b.right), b: Math.max(box.b, b.bottom) }
+                  : { l: b.left, t: b.top, r: b.right, b: b.bottom };
+      });
+      return box && { x: ((box.l + box.r) / 2 - r.left) / s, y: ((box.t + box.b) / 2 - r.top) / s };
     }
     map.querySelectorAll("[data-zoom]").forEach(function (b) {
       b.addEventListener("click", function () {
         var kind = b.getAttribute("data-zoom");
         var cx = viewport.clientWidth / 2, cy = viewport.clientHeight / 2;
+        var path = kind === "in" && s < 1.01 ? pathCentre() : null;
         if (kind === "fit") { s = 1; tx = 0; ty = 0; apply(); }
-        else zoomAt(kind === "in" ? 1.6 : 1 / 1.6, cx, cy);
+        else if (path) {
+          // From the whole board, + zooms in on the path shown, not on the board's middle.
+          s = 1.6;
+          apply();  // the zoomed layout first: its size decides where the middle is
+          tx = viewport.clientWidth / 2 - path.x * s;
+          ty = viewport.clientHeight / 2 - path.y * s;
+          apply();
+        } else zoomAt(kind === "in" ? 1.6 : 1 / 1.6, cx, cy);
       });
     });
     viewport.addEventListener("wheel", function (e) {
@@ -329,5 +350,12 @@
   document.addEventListener("DOMContentLoaded", function () {
     document.querySelectorAll(".map").forEach(setupMap);
     localTimes(document);
+  });
+  // A map that arrives in an htmx swap (the results' longest-path view) gets its zoom too.
+  document.addEventListener("htmx:load", function (e) {
+    var root = e.detail.elt;
+    if (!root.querySelectorAll) return;
+    if (root.matches(".map")) setupMap(root);
+    root.querySelectorAll(".map").forEach(setupMap);
   });
 })();

@@ -74,3 +74,47 @@ def test_the_longest_path_view_draws_the_whole_figure_eight(phone, table, shot):
     shot(phone, "longest-path-bob")
     api = {p["name"]: p["longest_path"]["length"] for p in table.score(game_id)["players"]}
     assert api == {"Ann": 23, "Bob": 2}
+
+
+def _inside(box, frame) -> bool:
+    middle_x, middle_y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    return (frame["x"] <= middle_x <= frame["x"] + frame["width"]
+            and frame["y"] <= middle_y <= frame["y"] + frame["height"])
+
+
+def test_the_longest_path_map_zooms_with_buttons_onto_the_path(phone, table, shot):
+    game_id = table.api_game({
+        "variant": "usa",
+        "players": [{"name": "Ann", "color": "red"}, {"name": "Bob", "color": "blue"}],
+        "claims": [{"player": "Ann", "route": r} for r in FIGURE_EIGHT]
+        + [{"player": "Bob", "route": "duluth--omaha"}],
+    })
+    phone.goto(f"/games/{game_id}/results")
+    view = phone.locator("#path-view")
+    viewport = view.locator(".viewport")
+    view.scroll_into_view_if_needed()
+    expect(viewport).not_to_have_class(re.compile(r"\bzoomed\b"))  # opens on the whole path
+    space = view.locator('[data-route-id="helena--seattle"] .sp').first
+    whole = space.bounding_box()["width"]
+
+    view.locator('[data-zoom="in"]').tap()
+    expect(viewport).to_have_class(re.compile(r"\bzoomed\b"))
+    shot(phone, "path-zoomed-in")
+    assert space.bounding_box()["width"] >= 1.25 * whole  # the buttons take a column
+    assert _inside(space.bounding_box(), viewport.bounding_box()), "+ lost the path from view"
+    view.locator('[data-zoom="out"]').tap()
+    expect(viewport).not_to_have_class(re.compile(r"\bzoomed\b"))
+    view.locator('[data-zoom="in"]').tap()
+    view.locator('[data-zoom="fit"]').tap()
+    expect(viewport).not_to_have_class(re.compile(r"\bzoomed\b"))
+
+    # The view of another player's path arrives by htmx: its buttons work too.
+    phone.locator('[data-show-path="Bob"]').tap()
+    expect(view.locator('[data-path-player="Bob"]')).to_be_visible()
+    view = phone.locator("#path-view")
+    view.locator('[data-zoom="in"]').tap()
+    expect(view.locator(".viewport")).to_have_class(re.compile(r"\bzoomed\b"))
+    bob = view.locator('[data-route-id="duluth--omaha"] .sp').first
+    assert _inside(bob.bounding_box(), view.locator(".viewport").bounding_box())
+    shot(phone, "bob-path-zoomed-in")
+    assert phone.problems == []

@@ -42,7 +42,7 @@ def _stored(game_id: str) -> store.StoredGame:
     db = get_db()
     stored = store.load(db, game_id) or store.load(db, game_id, by_share=True)
     if stored is None:
-        abort(404)
+        abort(404, description="no-game")
     return stored
 
 

@@ -41,14 +41,14 @@ def is_htmx() -> bool:
 def get_game(game_id: str) -> store.StoredGame:
     stored = store.load(get_db(), game_id)
     if stored is None:
-        abort(404)
+        abort(404, description="no-game")
     return stored
 
 
 def get_shared(share: str) -> store.StoredGame:
     stored = store.load(get_db(), share, by_share=True)
     if stored is None:
-        abort(404)
+        abort(404, description="no-game")
     return stored
 
 
@@ -146,35 +146,47 @@ def back_to(endpoint: str, **values: Any) -> Response:
     return redirect(url_for(endpoint, **values), code=303)
 
 
-def error_page(status: int, message: str) -> tuple[str, int] | Response:
+def error_page(status: int, message: str, heading: str = "") -> tuple[str, int] | Response:
+    """The error as the asker reads it: JSON for the API, the message bar for htmx, else a
+    page with a plain heading, the sentence and a way back to the games."""
     if request.path.startswith("/api/"):
         return jsonify(error=message), status
     if is_htmx():
         return htmx_error(message, status)
-    return render_template("pages/error.html", status=status, message=message), status
+    return render_template("pages/error.html", status=status, message=message,
+                           heading=heading or _(_GENERIC_ERROR[0])), status
 
 
-_HTTP_MESSAGES = {
-    400: "The request could not be read.",
-    403: "This request is not allowed.",
-    404: "Nothing here: the game may have been deleted, or the link is incomplete.",
-    405: "This address does not take this kind of request.",
-    413: "Too much data: a game file is a few kilobytes at most.",
-    415: "Send the game as JSON (Content-Type: application/json).",
+# Per status: the page heading and the sentence (English here, French in i18n).
+_HTTP_ERRORS = {
+    400: ("Something is wrong with this request", "The request could not be read."),
+    403: ("Not allowed", "This request is not allowed."),
+    404: ("Page not found", "Nothing here: the link may be incomplete or out of date."),
+    405: ("Not possible here", "This address does not take this kind of request."),
+    409: ("Not possible any more", "This cannot be done any more: go back and look again."),
+    413: ("Too much data", "Too much data: a game file is a few kilobytes at most."),
+    415: ("Wrong kind of data", "Send the game as JSON (Content-Type: application/json)."),
+    500: ("Something went wrong",
+          "The server failed on this page: go back to the games and try again."),
 }
+_GENERIC_ERROR = ("Something went wrong", "This page could not be shown.")
+# Where the code that refused says why (``abort(404, description="no-game")``).
 _DESCRIPTIONS = {
-    "csrf": "This page has expired: reload it and try again.",
-    "cross-origin": "Requests from another site are refused.",
-    "json-only": "Send the game as JSON (Content-Type: application/json).",
+    "no-game": ("Game not found",
+                "Nothing here: the game may have been deleted, or the link is incomplete."),
+    "csrf": ("Page expired", "This page has expired: reload it and try again."),
+    "cross-origin": ("Not allowed", "Requests from another site are refused."),
+    "json-only": ("Wrong kind of data", "Send the game as JSON (Content-Type: application/json)."),
 }
 
 
 def _http_error(exc: HTTPException) -> Any:
     status = exc.code or 500
-    message = _DESCRIPTIONS.get(str(exc.description)) or _HTTP_MESSAGES.get(status)
-    if message is None:
+    if status < 400:
         return exc
-    return error_page(status, _(message))
+    heading, message = (_DESCRIPTIONS.get(str(exc.description))
+                        or _HTTP_ERRORS.get(status, _GENERIC_ERROR))
+    return error_page(status, _(message), _(heading))
 
 
 def parse_json(text: str | bytes) -> Any:

@@ -444,6 +444,25 @@ FR.update({
     "This page has expired: reload it and try again.":
         "Cette page a expiré : rechargez-la et recommencez.",
     "Requests from another site are refused.": "Les requêtes venant d'un autre site sont refusées.",
+    "Nothing here: the link may be incomplete or out of date.":
+        "Rien ici : le lien est peut-être incomplet ou périmé.",
+    "This cannot be done any more: go back and look again.":
+        "Ce n'est plus possible : revenez en arrière et regardez de nouveau.",
+    "The server failed on this page: go back to the games and try again.":
+        "Le serveur a échoué sur cette page : revenez aux parties et réessayez.",
+    "This page could not be shown.": "Cette page n'a pas pu être affichée.",
+    # the headings of the error pages
+    "Game not found": "Partie introuvable",
+    "Page not found": "Page introuvable",
+    "Page expired": "Page expirée",
+    "Something is wrong with this request": "Cette requête est incorrecte",
+    "Not allowed": "Non autorisé",
+    "Not possible here": "Impossible ici",
+    "Not possible any more": "Plus possible",
+    "Too much data": "Trop de données",
+    "Wrong kind of data": "Mauvais type de données",
+    "Something went wrong": "Quelque chose s'est mal passé",
+    "Error {status}": "Erreur {status}",
     "The body is not valid JSON.": "Le contenu n'est pas du JSON valide.",
     "The JSON holds text that is not valid Unicode (a lone surrogate).":
         "Le JSON contient du texte qui n'est pas de l'Unicode valide (un demi-code isolé).",

@@ -8,6 +8,7 @@ best candidate is then polished by the same score and snapped to the board's out
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
 import cv2
@@ -62,6 +63,10 @@ class ContentScore:
 
     def __init__(self, lab: np.ndarray, board: Board):
         self.lab, self.board = lab, board
+        # how far the map may be printed off the board_frame, in art px: nothing for a
+        # measured frame, several mm for an assumed one
+        self.frame_slack = (0.0 if board.board_frame.get("measured")
+                            else _ASSUMED_FRAME_SLACK_CM / board.board_frame["ax"])
         self.routes, spaces, self.owner = space_table(board)
         angle = np.deg2rad(spaces[:, 2])
         along = np.c_[np.cos(angle), np.sin(angle)]
@@ -76,11 +81,14 @@ class ContentScore:
         self.route_average = (member / member.sum(axis=1, keepdims=True)).astype(np.float32)
         self.to_cm, self.cm = art_to_cm_matrix(board), cm_corners(board).astype(np.float32)
 
-    def __call__(self, corners: np.ndarray) -> float:
+    def __call__(self, corners: np.ndarray, shift: tuple[float, float] = (0.0, 0.0)) -> float:
+        """The score of the board at ``corners`` with its map printed ``shift`` art px off
+        the board_frame."""
         if not is_convex_quad(corners):
             return -1e9
         h = cv2.getPerspectiveTransform(self.cm, corners.astype(np.float32))
-        p = self.points @ (h @ self.to_cm).T
+        moved = np.array([[1.0, 0.0, shift[0]], [0.0, 1.0, shift[1]], [0.0, 0.0, 1.0]])
+        p = self.points @ (h @ self.to_cm @ moved).T
         p = (p[:, :2] / p[:, 2:]).astype(np.float32)
         samples = cv2.remap(self.lab, p[:, :1], p[:, 1:], cv2.INTER_LINEAR,
                             borderMode=cv2.BORDER_CONSTANT, borderValue=(0, 0, 0))[:, 0]
@@ -96,6 +104,26 @@ class ContentScore:
         # routes differ in colour (pieces, printed colours): a uniform table does not
         between = _median(_norms(route_mean - _median(route_mean)))
         return float(contrast - spread - paper_spread) * min(1.0, float(between) / 25.0)
+
+
+def _best_frame_shift(score: ContentScore, corners: np.ndarray) -> float:
+    """The content score at ``corners`` with the map moved within the frame's slack to where
+    it fits best (the outline is then judged by the board's edges, not by the print)."""
+    best, shift = score(corners), np.zeros(2)
+    step = score.frame_slack / 2
+    while step >= 0.2 * score.frame_slack > 0:
+        improved = True
+        while improved:
+            improved = False
+            for move in ((step, 0), (-step, 0), (0, step), (0, -step)):
+                trial = shift + move
+                if np.max(np.abs(trial)) > score.frame_slack:
+                    continue
+                value = score(corners, tuple(trial))
+                if value > best:
+                    best, shift, improved = value, trial, True
+        step /= 2
+    return best
 
 
 def _median(a: np.ndarray):
@@ -133,7 +161,9 @@ def locate(image: np.ndarray, board: Board, config: VisionConfig = DEFAULT) -> L
     if not ranked:
         raise BoardNotFound(_NOT_FOUND)
     best, (best_value, best_score, best_corr) = ranked[0][1], ranked[0][0]
-    for _, corners in ranked[:2]:
+    for i, ((value, _, _), corners) in enumerate(ranked[:2]):
+        if i and value < 0.5 * best_value:
+            continue  # far behind: a finer fit would not make it the best
         fitted = search.align(corners, _FINE)
         if fitted is not None:
             v = search.value(fitted)
@@ -167,14 +197,18 @@ class _Search:
         content, correlation = self.score(corners), self.align.correlation(corners)
         return content * _pattern(correlation), content, correlation
 
-    def rank(self, quads: list[np.ndarray], by_pattern: bool = False,
+    def rank(self, quads: Iterable[np.ndarray], by_pattern: bool = False,
              ) -> list[tuple[tuple[float, float, float], np.ndarray]]:
         """The best few hypotheses, each with its ``value``. The few are picked by content
         score, or with ``by_pattern`` by the pattern correlation (slower, but it does not
         need the outline within a percent, and the content score does)."""
         judge = self.align.correlation if by_pattern else self.score
-        hypotheses = []
-        for quad in distinct(quads):
+        hypotheses: list[tuple[float, np.ndarray]] = []
+        seen: list[np.ndarray] = []
+        for quad in quads:
+            if not _is_new(quad, seen):
+                continue
+            seen.append(quad)
             for corners in rotations(quad):
                 if not _lies_long_side_up(corners):
                     continue
@@ -182,13 +216,25 @@ class _Search:
                 fitted = self.align(corners, _COARSE)
                 if fitted is not None:
                     hypotheses.append((judge(fitted), fitted))
+            if not by_pattern and self._plain(hypotheses):
+                break  # the later candidates (slower masks) would only be rivals it beats
         hypotheses.sort(key=lambda h: -h[0])
         ranked = [(self.value(c), c) for _, c in _different(hypotheses, 5)]
         return sorted(ranked, key=lambda h: -h[0][0])
 
+    def _plain(self, hypotheses: list[tuple[float, np.ndarray]]) -> bool:
+        """Whether the best content fit so far is plainly the board: a content score and a
+        pattern correlation that no wrong outline reached on the rendered or real photos."""
+        score, corners = max(hypotheses, key=lambda h: h[0], default=(-1e9, None))
+        return score >= _PLAIN_SCORE and self.align.correlation(corners) >= _PLAIN_CORRELATION
+
 
 # a right fit correlates 0.45-0.7 with the pattern of spaces, a wrong one below 0.15
 _SURE_CORRELATION = 0.35
+# the search stops at the first outline this sure (wrong ones reach 41 / 0.37, never both)
+_PLAIN_SCORE, _PLAIN_CORRELATION = 30.0, 0.45
+# how far an assumed board_frame may put the map off the board (Europe's: not measured)
+_ASSUMED_FRAME_SLACK_CM = 0.7
 
 
 def _confidence(value: float, correlation: float, rival: float, sides: int) -> float:
@@ -226,9 +272,13 @@ def distinct(quads: list[np.ndarray], tolerance: float = 0.02) -> list[np.ndarra
     """The quads without near copies (same corners within ``tolerance`` of the diagonal)."""
     out: list[np.ndarray] = []
     for quad in quads:
-        if all(min(corner_error(r, q) for r in rotations(quad)) > tolerance for q in out):
+        if _is_new(quad, out, tolerance):
             out.append(quad)
     return out
+
+
+def _is_new(quad: np.ndarray, kept: list[np.ndarray], tolerance: float = 0.02) -> bool:
+    return all(min(corner_error(r, q) for r in rotations(quad)) > tolerance for q in kept)
 
 
 def _different(hypotheses: list[tuple[float, np.ndarray]], count: int):
@@ -387,30 +437,30 @@ def polish(score: ContentScore, corners: np.ndarray, value: float, diag: float,
     return best, value
 
 
-def candidates(small: np.ndarray, lab: np.ndarray) -> list[np.ndarray]:
-    """Plausible board quads (clockwise, any start) from several segmentations.
+def candidates(small: np.ndarray, lab: np.ndarray) -> Iterator[np.ndarray]:
+    """Plausible board quads (clockwise, any start) from several segmentations, cheapest and
+    likeliest first (made on demand: the search stops when one is plainly the board).
 
     Besides the plain masks: the same on a blurred copy, where a checked cloth or wood grain
     averages to one colour (the board's outline moves a little, the aligner pulls it back),
     and the board as a photo usually frames it (centred, most of the frame)."""
     h, w = small.shape[:2]
-    quads = []
     frame = _cropped_frame(small)
     if frame is not None:
-        quads.append(frame)
-    for mask in (*far_from_table_masks(lab), border_mask(small), edge_mask(small)):
-        quad = quad_from_mask(mask)
-        if quad is not None:
-            quads.append(quad)
+        yield frame
+    for make in (far_from_table_masks, lambda _: [border_mask(small), edge_mask(small)]):
+        for mask in make(lab):
+            quad = quad_from_mask(mask)
+            if quad is not None:
+                yield quad
     # blurred at a quarter size: it holds no detail worth the time
     tiny = cv2.resize(lab, (w // 4, h // 4), interpolation=cv2.INTER_AREA)
     smooth = cv2.GaussianBlur(tiny, (0, 0), 0.025 * min(h, w) / 4)
     for mask in far_from_table_masks(smooth):
         quad = quad_from_mask(mask, kernel_size=3)
         if quad is not None:
-            quads.append(quad * (w / tiny.shape[1]))
-    quads.append(_framed(w, h))
-    return quads
+            yield quad * (w / tiny.shape[1])
+    yield _framed(w, h)
 
 
 def line_quads(small: np.ndarray, keep: int = 6) -> list[np.ndarray]:
@@ -581,21 +631,30 @@ def snap_to_edges(mid: np.ndarray, mid_scale: float, corners: np.ndarray, config
     fitted = [(c[i], (c[(i + 1) % 4] - c[i]) / np.linalg.norm(c[(i + 1) % 4] - c[i]))
               for i in range(4)]
     found = [_side_line(blurred, c[i], c[(i + 1) % 4], band) for i in range(4)]
-    best, best_key = c, None
     reference = score(c * score_scale / mid_scale)
-    for subset in range(16):
+    # the most sides that can snap together, the board content still fitting (with the map
+    # free to move within the frame's slack: a frame a few mm off must not keep the sides
+    # off the edges); among as many sides, the best fit
+    quads: list[tuple[int, np.ndarray]] = []
+    for subset in range(1, 16):
         if any(subset >> i & 1 and found[i] is None for i in range(4)):
             continue
         lines = [found[i] if subset >> i & 1 else fitted[i] for i in range(4)]
         quad = np.array([_intersect(lines[(i - 1) % 4], lines[i]) for i in range(4)])
         if any(q is None for q in quad) or np.max(np.linalg.norm(quad - c, axis=1)) > 1.5 * band:
             continue
-        value = score(quad * score_scale / mid_scale)
-        if value < reference - 0.15 * abs(reference):
-            continue
-        key = (bin(subset).count("1"), value)
-        if best_key is None or key > best_key:
-            best, best_key = quad, key
+        quads.append((bin(subset).count("1"), quad))
+    best, best_key = c, None
+    for count in (4, 3, 2, 1):
+        for n, quad in quads:
+            if n != count:
+                continue
+            value = _best_frame_shift(score, quad * score_scale / mid_scale)
+            if value >= reference - 0.15 * abs(reference) and (
+                    best_key is None or value > best_key[1]):
+                best, best_key = quad, (count, value)
+        if best_key is not None:
+            break
     return best / mid_scale, best_key[0] if best_key else 0
 
 

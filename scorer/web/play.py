@@ -17,6 +17,7 @@ from scorer.game import (
     Action,
     AddTicket,
     ClaimRoute,
+    Game,
     PlaceStation,
     RemoveStation,
     RemoveTicket,
@@ -272,7 +273,9 @@ def city_page(game_id: str, city: str) -> str:
         city = game.board.city(city)
     except ScorerError:
         abort(404)
-    tickets = [t for t in game.board.tickets if city in (t.a, t.b)]
+    holders = ticket_holders(game)
+    tickets = [(t, holders.get(frozenset((t.a, t.b)), []))
+               for t in game.board.tickets if city in (t.a, t.b)]
     return render_template(
         "pages/city.html", stored=stored, game=game, city=city, holder=game.station_at(city),
         tickets=tickets, active=active_player(stored),
@@ -326,11 +329,17 @@ def search_tickets(stored: store.StoredGame, query: str) -> list:
                                         t.a, t.b))
 
 
+def ticket_holders(game: Game) -> dict[frozenset[str], list[str]]:
+    """The players who already hold each ticket, by its two cities."""
+    holders: dict[frozenset[str], list[str]] = {}
+    for t in game.tickets:
+        holders.setdefault(frozenset((t.a, t.b)), []).append(t.player)
+    return holders
+
+
 def search_context(stored: store.StoredGame, query: str) -> dict[str, Any]:
     """What the deck search results show: the matching tickets and who already holds each."""
-    holders: dict[frozenset[str], list[str]] = {}
-    for t in stored.game.tickets:
-        holders.setdefault(frozenset((t.a, t.b)), []).append(t.player)
+    holders = ticket_holders(stored.game)
     results = [(t, holders.get(frozenset((t.a, t.b)), [])) for t in search_tickets(stored, query)]
     return {"query": query, "results": results}
 

@@ -181,3 +181,17 @@ def test_the_express_order_comes_from_the_claims_and_can_be_reordered(client):
     assert refused.status_code == 422
     reset = client.hx(f"/games/{game}/express", {"reset": "1"})
     assert re.findall(r'data-express="(\w+)"', reset.text) == ["Bob", "Ann"]
+
+
+def test_the_city_page_marks_held_tickets_and_does_not_offer_them_twice(client, usa):
+    client.hx(f"/games/{usa}/tickets", {"player": "Ann", "a": "Denver", "b": "El Paso"})
+    page = client.get(f"/games/{usa}/cities/Denver").text
+    held, free = add_button(page, "Denver–El Paso"), add_button(page, "Denver–Pittsburgh")
+    assert "held by Ann" in held and "held by" not in free
+    # Only a player without the ticket is offered it: Bob, even on Ann's phone.
+    assert ">Ann</option>" not in held and ">Bob</option>" in held
+    assert ">Ann</option>" in free and ">Bob</option>" in free
+    client.hx(f"/games/{usa}/tickets", {"player": "Bob", "a": "Denver", "b": "El Paso"})
+    french = client.get(f"/games/{usa}/cities/Denver", headers={"Accept-Language": "fr"}).text
+    held = add_button(french, "Denver–El Paso")
+    assert "déjà chez Ann, Bob" in held and "<form" not in held

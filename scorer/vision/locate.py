@@ -456,11 +456,35 @@ def candidates(small: np.ndarray, lab: np.ndarray) -> Iterator[np.ndarray]:
     # blurred at a quarter size: it holds no detail worth the time
     tiny = cv2.resize(lab, (w // 4, h // 4), interpolation=cv2.INTER_AREA)
     smooth = cv2.GaussianBlur(tiny, (0, 0), 0.025 * min(h, w) / 4)
-    for mask in far_from_table_masks(smooth):
+    smooth_masks = far_from_table_masks(smooth)
+    for mask in smooth_masks:
         quad = quad_from_mask(mask, kernel_size=3)
         if quad is not None:
             yield quad * (w / tiny.shape[1])
+    # hands, cards or an arm over the board's edge join its blob and bend its outline: cut
+    # them off (after the far masks' holes are filled: a board the colour of the table
+    # shows as a ring of track and routes)
+    shrunk = [cv2.resize(m, tiny.shape[1::-1], interpolation=cv2.INTER_AREA)
+              for m in far_from_table_masks(lab)]
+    for mask in (*shrunk, *smooth_masks):
+        quad = quad_from_mask(_without_protrusions(mask), kernel_size=3)
+        if quad is not None:
+            yield quad * (w / tiny.shape[1])
     yield _framed(w, h)
+
+
+def _without_protrusions(mask: np.ndarray) -> np.ndarray:
+    """The biggest blob of ``mask`` filled, less what is thinner than a fifth of its size."""
+    contours, _ = cv2.findContours((mask > 127).astype(np.uint8), cv2.RETR_EXTERNAL,
+                                   cv2.CHAIN_APPROX_SIMPLE)
+    filled = np.zeros(mask.shape, np.uint8)
+    if not contours:
+        return filled
+    biggest = max(contours, key=cv2.contourArea)
+    cv2.drawContours(filled, [biggest], -1, 255, -1)
+    size = 2 * int(0.1 * np.sqrt(cv2.contourArea(biggest))) + 1
+    return cv2.morphologyEx(filled, cv2.MORPH_OPEN,
+                            cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (size, size)))
 
 
 def line_quads(small: np.ndarray, keep: int = 6) -> list[np.ndarray]:

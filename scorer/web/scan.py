@@ -65,8 +65,10 @@ class LaneView:
     detected: str | None  # player name the photo says (None: empty)
     proposed: str | None  # after the players' corrections
     current: str | None  # owner in the game now
-    confidence: float
+    confidence: float  # of the photo's reading; for a doubtful lane not a figure to show
     doubtful: bool
+    seen: str | None = None  # the piece colour on the photo, even one no player has
+    by_hand: bool = False  # set by a player on this review, whatever the photo said
 
     @property
     def change(self) -> str | None:
@@ -206,6 +208,7 @@ def _lane_views(stored: store.StoredGame, result: dict[str, Any]) -> list[LaneVi
             double=bool(game.board.siblings(route)), detected=detected, proposed=choice,
             current=game.owner(route.id), confidence=float(read["confidence"]),
             doubtful=route.id not in proposed and (read["confidence"] < DOUBT_BELOW or stray),
+            seen=read.get("color"), by_hand=route.id in proposed,
         ))
     return views
 
@@ -503,4 +506,9 @@ FR.update({
     "Confidence": "Confiance",
     "read in {ms} ms": "lu en {ms} ms",
     "Nothing to check and nothing to change.": "Rien à vérifier ni à changer.",
+    "set by hand": "choisie à la main",
+    "maybe {player}": "peut-être {player}",
+    "unclear on the photo": "peu lisible sur la photo",
+    "{color} on the photo, a colour no player has":
+        "{color} sur la photo, une couleur qu'aucun joueur n'a",
 })

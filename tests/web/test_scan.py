@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html
 import io
 import json
 import re
@@ -185,3 +186,56 @@ def test_a_busy_scanner_says_so(client, usa, usa_photo, monkeypatch):
 def test_an_unknown_scan_is_not_found(client, usa):
     assert client.get(f"/games/{usa}/scan/nope").status_code == 404
     assert client.get(f"/games/{usa}/scan/../../etc").status_code == 404
+
+
+# How the detector reads a lane it doubts (scorer.vision.classify): a half-covered lane gets
+# confidence 0, a lane of a colour no player has its own, a double lane decided again half.
+DOUBTS = {
+    "helena--seattle": {"owner": None, "color": None, "confidence": 0.0},
+    "denver--omaha": {"owner": "Ann", "color": "red", "confidence": 0.31},
+    "duluth--omaha": {"owner": None, "color": "black", "confidence": 0.94},
+    "kansas-city--omaha": {"owner": "Bob", "color": "blue", "confidence": 0.97},
+}
+
+
+@pytest.fixture
+def doubtful_scan(client, usa, monkeypatch):
+    """A scan of the 2-player USA game (Ann red, Bob blue) read as ``DOUBTS`` says."""
+    def read(stored, folder, corners=None):
+        scan._write(folder / "scan.json", {
+            "detection": {"elapsed_ms": 5}, "confidence": 0.9, "lanes": DOUBTS,
+            "stations": {}, "proposed": {}, "photo_size": [400, 300]})
+
+    monkeypatch.setattr(scan, "_run_detection", read)
+    return scan_url(upload(client, usa, b"a photo"))
+
+
+def reading(page: str, lane: str) -> str:
+    item = re.search(rf'data-lane="{lane}">(.*?)</li>', page, re.S)
+    assert item, f"{lane} is not listed"
+    return re.search(r"<span[^>]*data-reading>([^<]*)</span>", item.group(1)).group(1)
+
+
+def test_a_doubtful_lane_says_what_is_doubtful_not_a_percentage(client, doubtful_scan):
+    page = client.get(doubtful_scan).text
+    doubtful = re.search(r"data-doubtful>(.*?)</ul>", page, re.S).group(1)
+    assert all(f'data-lane="{lane}"' in doubtful
+               for lane in ("helena--seattle", "denver--omaha", "duluth--omaha"))
+    assert "0 %" not in doubtful and "31 %" not in doubtful and "94 %" not in doubtful
+    assert reading(page, "helena--seattle") == "unclear on the photo"
+    assert reading(page, "denver--omaha") == "maybe Ann"
+    assert reading(page, "duluth--omaha") == "black on the photo, a colour no player has"
+    assert reading(page, "kansas-city--omaha") == "97 %"  # a sure reading keeps its figure
+
+    french = client.get(doubtful_scan, headers={"Accept-Language": "fr"}).text
+    assert reading(french, "helena--seattle") == "peu lisible sur la photo"
+    assert reading(french, "denver--omaha") == "peut-être Ann"
+    assert html.unescape(reading(french, "duluth--omaha")) == (
+        "noir sur la photo, une couleur qu'aucun joueur n'a")
+
+
+def test_a_lane_set_by_hand_drops_the_photos_figure(client, doubtful_scan):
+    answer = client.hx(doubtful_scan + "/lanes/helena--seattle", {"owner": "Bob"})
+    assert reading(answer.text, "helena--seattle") == "set by hand"
+    assert "0 %" not in re.search(r'data-lane="helena--seattle">(.*?)</li>',
+                                  answer.text, re.S).group(1)

@@ -1,4 +1,5 @@
-"""The player bar at the top of the game: five players' names read in full on a 390 px phone."""
+"""The player bar at the top of the game: four or five players' names read in full on a
+390 px phone."""
 
 import pytest
 
@@ -13,20 +14,21 @@ BAR = """() => Array.from(document.querySelectorAll('#players .player')).map(p =
 })"""
 
 
-@pytest.mark.parametrize(("page_name", "locale"),
-                         [("game", "en-US"), ("game", "fr-FR"), ("watch", "en-US")])
-def test_five_players_names_show_in_full_with_big_tap_targets(new_table, shot,
-                                                              page_name, locale):
+@pytest.mark.parametrize(("count", "page_name", "locale"), [
+    (5, "game", "en-US"), (5, "game", "fr-FR"), (5, "watch", "en-US"), (4, "game", "en-US"),
+])
+def test_four_or_five_players_names_show_in_full_with_big_tap_targets(
+        new_table, shot, count, page_name, locale):
     table = new_table(locale=locale)
     phone = table.page
     game_id = table.api_game({"variant": "europe",
-                              "players": [{"name": n, "color": c} for n, c in FIVE]})
+                              "players": [{"name": n, "color": c} for n, c in FIVE[:count]]})
     phone.goto(f"/games/{game_id}/share")
     watch = phone.locator("[data-watch-link]").get_attribute("href")
     phone.goto(f"/games/{game_id}" if page_name == "game" else watch)
-    shot(phone, f"five-players-{page_name}-{locale}")
+    shot(phone, f"{count}-players-{page_name}-{locale}")
     bar = phone.evaluate(BAR)
-    assert [p["name"] for p in bar] == [n for n, _ in FIVE]
+    assert [p["name"] for p in bar] == [n for n, _ in FIVE[:count]]
     cut = [p["name"] for p in bar if p["full"] > p["shown"]]
     assert cut == [], f"names cut short on a 390 px phone: {cut}"
     assert all(p["height"] >= 44 for p in bar), [(p["name"], p["height"]) for p in bar]

@@ -10,6 +10,8 @@ from pathlib import Path
 import cv2
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from scorer.boards import load_board
 from scorer.vision import BoardNotFound, detect
@@ -25,9 +27,13 @@ from scorer.vision.locate import (
     _COARSE,
     _FINE,
     Aligner,
+    ContentScore,
+    _median,
+    _without_protrusions,
     blurred_lab,
     line_quads,
     locate,
+    quad_from_mask,
     resize_long,
 )
 from tests.vision.renderer import load_renderer
@@ -106,6 +112,42 @@ def test_long_straight_lines_outline_a_board_on_a_checked_cloth():
     photo = cv2.add(photo, rng.integers(0, 12, photo.shape, dtype=np.uint8))
     found = line_quads(photo)
     assert found and min(min(corner_error(r, quad) for r in rotations(q)) for q in found) < 0.02
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(1, 60), st.integers(1, 3), st.integers(0, 2**32 - 1))
+def test_the_fast_median_is_numpys_median(rows, columns, seed):
+    values = np.random.default_rng(seed).normal(0, 50, (rows, columns)).astype(np.float32)
+    assert np.allclose(_median(values), np.median(values, axis=0))
+
+
+def test_an_arm_over_the_boards_edge_is_cut_off_its_outline():
+    mask = np.zeros((120, 160), np.uint8)
+    board = np.array([[30, 25], [125, 30], [120, 95], [35, 90]], np.float64)
+    cv2.fillConvexPoly(mask, board.astype(np.int32), 255)
+    cv2.line(mask, (120, 60), (159, 110), 255, 9)  # an arm reaching in from the corner
+    bent = quad_from_mask(mask, kernel_size=3)
+    cut = quad_from_mask(_without_protrusions(mask), kernel_size=3)
+    assert min(corner_error(r, board) for r in rotations(bent)) > 0.2
+    # the opening rounds the corners a little: well within the aligner's reach (~5 %)
+    assert min(corner_error(r, board) for r in rotations(cut)) < 0.05
+
+
+@needs_samples
+def test_an_art_shift_moves_the_content_fit_like_a_misprinted_map():
+    # the content score of the true corners with the map moved is the score of corners moved
+    # the other way: what lets the edge snap forgive an assumed frame's error
+    image, scale, truth = sample("usa-03")
+    small, s = resize_long(image, 640)
+    board = load_board("usa")
+    score = ContentScore(blurred_lab(small), board)
+    true = np.array(truth["corners"]) * scale * s
+    # the whole outline (and so the map) 5 mm along the board's long side, in photo px
+    along = (true[1] - true[0]) / 79.5 * 0.5
+    moved = true + along
+    mm5 = 0.5 / board.board_frame["ax"]  # art px
+    assert score(moved) < 0.7 * score(true)
+    assert score(moved, (-mm5, 0.0)) > 0.9 * score(true)
 
 
 def test_geometry_raises_no_numpy_warnings():

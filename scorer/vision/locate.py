@@ -444,16 +444,18 @@ def candidates(small: np.ndarray, lab: np.ndarray) -> Iterator[np.ndarray]:
 
     Besides the plain masks: the same on a blurred copy, where a checked cloth or wood grain
     averages to one colour (the board's outline moves a little, the aligner pulls it back),
-    and the board as a photo usually frames it (centred, most of the frame)."""
+    the far-from-table masks without what reaches over the board's edge, and the board as a
+    photo usually frames it (centred, most of the frame)."""
     h, w = small.shape[:2]
     frame = _cropped_frame(small)
     if frame is not None:
         yield frame
-    for make in (far_from_table_masks, lambda _: [border_mask(small), edge_mask(small)]):
-        for mask in make(lab):
-            quad = quad_from_mask(mask)
-            if quad is not None:
-                yield quad
+    far = far_from_table_masks(lab)
+    masks = (*(lambda m=m: m for m in far), lambda: border_mask(small), lambda: edge_mask(small))
+    for mask in masks:  # each made only when the search gets to it
+        quad = quad_from_mask(mask())
+        if quad is not None:
+            yield quad
     # blurred at a quarter size: it holds no detail worth the time
     tiny = cv2.resize(lab, (w // 4, h // 4), interpolation=cv2.INTER_AREA)
     smooth = cv2.GaussianBlur(tiny, (0, 0), 0.025 * min(h, w) / 4)
@@ -466,7 +468,7 @@ def candidates(small: np.ndarray, lab: np.ndarray) -> Iterator[np.ndarray]:
     # them off (after the far masks' holes are filled: a board the colour of the table
     # shows as a ring of track and routes)
     shrunk = [cv2.resize(m, tiny.shape[1::-1], interpolation=cv2.INTER_AREA)
-              for m in far_from_table_masks(lab)]
+              for m in far]
     for mask in (*shrunk, *smooth_masks):
         quad = quad_from_mask(_without_protrusions(mask), kernel_size=3)
         if quad is not None:

@@ -106,10 +106,11 @@ class ContentScore:
         return float(contrast - spread - paper_spread) * min(1.0, float(between) / 25.0)
 
 
-def _best_frame_shift(score: ContentScore, corners: np.ndarray) -> float:
-    """The content score at ``corners`` with the map moved within the frame's slack to where
-    it fits best (the outline is then judged by the board's edges, not by the print)."""
-    best, shift = score(corners), np.zeros(2)
+def _best_frame_shift(score: ContentScore, corners: np.ndarray, best: float) -> float:
+    """The content score at ``corners`` (``best`` as printed) with the map moved within the
+    frame's slack to where it fits best (the outline is then judged by the board's edges,
+    not by the print)."""
+    shift = np.zeros(2)
     step = score.frame_slack / 2
     while step >= 0.2 * score.frame_slack > 0:
         improved = True
@@ -673,12 +674,16 @@ def snap_to_edges(mid: np.ndarray, mid_scale: float, corners: np.ndarray, config
             continue
         quads.append((bin(subset).count("1"), quad))
     best, best_key = c, None
+    floor = reference - 0.15 * abs(reference)
     for count in (4, 3, 2, 1):
         for n, quad in quads:
             if n != count:
                 continue
-            value = _best_frame_shift(score, quad * score_scale / mid_scale)
-            if value >= reference - 0.15 * abs(reference) and (
+            quad_at = quad * score_scale / mid_scale
+            value = score(quad_at)
+            if value < floor:
+                value = _best_frame_shift(score, quad_at, value)
+            if value >= floor and (
                     best_key is None or value > best_key[1]):
                 best, best_key = quad, (count, value)
         if best_key is not None:

@@ -157,7 +157,8 @@ def locate(image: np.ndarray, board: Board, config: VisionConfig = DEFAULT) -> L
     search = _Search(lab, board)
     ranked = search.rank(candidates(small, lab))
     if not ranked or ranked[0][0][2] < _SURE_CORRELATION:
-        ranked = sorted(ranked + search.rank(line_quads(small), by_pattern=True),
+        # long-line quads are rougher than the masks' outlines: aligned from further away
+        ranked = sorted(ranked + search.rank(line_quads(small), by_pattern=True, levels=_WIDE),
                         key=lambda h: -h[0][0])
     if not ranked:
         raise BoardNotFound(_NOT_FOUND)
@@ -199,10 +200,12 @@ class _Search:
         return content * _pattern(correlation), content, correlation
 
     def rank(self, quads: Iterable[np.ndarray], by_pattern: bool = False,
+             levels: tuple | None = None,
              ) -> list[tuple[tuple[float, float, float], np.ndarray]]:
         """The best few hypotheses, each with its ``value``. The few are picked by content
         score, or with ``by_pattern`` by the pattern correlation (slower, but it does not
-        need the outline within a percent, and the content score does)."""
+        need the outline within a percent, and the content score does). ``levels``: the
+        aligner's pyramid for every outline (``_COARSE`` unless said)."""
         judge = self.align.correlation if by_pattern else self.score
         hypotheses: list[tuple[float, np.ndarray]] = []
         seen: list[np.ndarray] = []
@@ -214,7 +217,7 @@ class _Search:
                 if not _lies_long_side_up(corners):
                     continue
                 hypotheses.append((judge(corners), corners))
-                fitted = self.align(corners, _COARSE)
+                fitted = self.align(corners, levels or _COARSE)
                 if fitted is not None:
                     hypotheses.append((judge(fitted), fitted))
             if not by_pattern and self._plain(hypotheses):
@@ -299,6 +302,8 @@ _NOT_FOUND = "No board found in the photo: take it from above, the whole board i
 # candidate, fine for the best two (the content score's polish takes it from there)
 _COARSE = ((1 / 16, 5, 20),)
 _FINE = ((1 / 8, 5, 30),)
+# from further away (~10 %), through a coarser level first
+_WIDE = ((1 / 32, 5, 20), *_COARSE)
 
 
 class Aligner:

@@ -20,8 +20,6 @@ from scorer.vision.sample import (
 )
 
 PIECE_COLORS = CLASSES[1:]
-# sideways offsets (art px) at which every lane is read, see ``space_probabilities``
-LANE_OFFSETS = (-6.0, 0.0, 6.0)
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,13 +48,13 @@ def space_probabilities(
 ) -> np.ndarray:
     """(N spaces, len(CLASSES)) probabilities, in ``space_table`` order.
 
-    Every space is read at each of ``LANE_OFFSETS`` across its lane, averaged with the
+    Every space is read at each of ``config.lane_offsets`` across its lane, averaged with the
     neighbouring offsets; each lane then takes the offset where one piece colour covers it
     best. Pieces often sit beside their printed spaces, a whole lane alike (placed in a row,
     and a piece's top moves away from the camera's foot in a tilted photo).
     """
     model = model or load_model()
-    rows = shifted_features(lab, board, config.rectify_scale, LANE_OFFSETS)
+    rows = shifted_features(lab, board, config.rectify_scale, config.lane_offsets)
     per_offset = np.stack([model.probabilities(r) for r in rows])
     if colors:
         allowed = np.array([c == "empty" or c in colors for c in CLASSES])
@@ -70,9 +68,10 @@ def space_probabilities(
     for k, probs in enumerate(window):
         np.add.at(colour_mean[k], owner_of, probs[:, 1:])
     colour_mean /= np.bincount(owner_of, minlength=lanes)[None, :, None]
-    offsets = np.asarray(LANE_OFFSETS)
+    offsets = np.asarray(config.lane_offsets)
     # a small pull towards the printed position settles near ties
-    score = colour_mean.max(axis=2) - 0.02 * np.abs(offsets)[:, None] / np.abs(offsets).max()
+    pull = np.abs(offsets) / max(float(np.abs(offsets).max()), 1e-9)
+    score = colour_mean.max(axis=2) - 0.02 * pull[:, None]
     # a lane of a double is never read towards its sibling: those are the sibling's pieces
     score[np.sign(offsets)[:, None] * sibling_side(board)[None, :] > 0] = -np.inf
     best = score.argmax(axis=0)

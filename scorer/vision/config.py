@@ -22,8 +22,9 @@ class VisionConfig:
     # photo quality gates
     min_brightness: float = 35.0
     min_sharpness: float = 6.0
-    # the classifier is averaged over patches moved this far across each space (art px)
-    space_shifts: tuple[float, ...] = (-4.0, 0.0, 4.0)
+    # every lane is read at these sideways offsets across its spaces (art px), see
+    # ``classify.space_probabilities``: real pieces often sit beside their printed spaces
+    lane_offsets: tuple[float, ...] = (-6.0, 0.0, 6.0)
     # a lane is claimed when at least this share of its spaces agree on one colour
     lane_agree: float = 0.75
     # below this share it is empty; between the two it is doubtful

@@ -1,11 +1,18 @@
-"""Lane decisions from space probabilities (no photo needed)."""
+"""Lane decisions from space probabilities, and the shipped model on rendered and real photos."""
+
+import json
+from dataclasses import replace
+from pathlib import Path
 
 import numpy as np
+import pytest
 
 from scorer.boards import load_board
-from scorer.vision.classify import lane_results, sibling_side
-from scorer.vision.model import CLASSES
-from scorer.vision.sample import space_table
+from scorer.vision.classify import board_lab, lane_results, sibling_side, space_probabilities
+from scorer.vision.config import DEFAULT, VisionConfig
+from scorer.vision.decode import decode_scaled
+from scorer.vision.model import CLASSES, load_model
+from scorer.vision.sample import space_features, space_table
 
 USA = load_board("usa")
 
@@ -65,3 +72,43 @@ def test_the_two_lanes_of_a_double_lie_on_opposite_sides_of_each_other():
     side = dict(zip((r.id for r in routes), sibling_side(USA), strict=True))
     assert side["new-york--washington"] == -side["new-york--washington--2"] != 0
     assert side["denver--omaha"] == 0
+
+
+ROOT = Path(__file__).resolve().parents[2]
+SAMPLES = ROOT / "sample_photos"
+DEV_PHOTOS = ROOT.parent / "shared" / "dev_photos"
+
+
+def read_lanes(photo: Path, config: VisionConfig = DEFAULT):
+    """The photo's labels and its space probabilities, read at the labelled corners."""
+    truth = json.loads(photo.with_suffix(".json").read_text(encoding="utf-8"))
+    board = load_board(truth["map"])
+    image, scale = decode_scaled(photo.read_bytes(), config.work_long_side)
+    lab = board_lab(image, board, np.asarray(truth["corners"]) * scale, config)
+    return truth, board, lab
+
+
+def lanes_right(truth: dict, board, lab) -> float:
+    doubtful = set(truth.get("doubtful", ()))
+    results = lane_results(space_probabilities(lab, board), board)
+    return float(np.mean([r.owner == (None if r.route in doubtful
+                                      else truth["routes"].get(r.route)) for r in results]))
+
+
+def test_lanes_are_read_at_the_sideways_offsets_of_the_config():
+    truth, board, lab = read_lanes(SAMPLES / "usa-01.jpg")
+    centred = replace(DEFAULT, lane_offsets=(0.0,))
+    expected = load_model().probabilities(space_features(lab, board))
+    assert np.allclose(space_probabilities(lab, board, config=centred), expected, atol=1e-6)
+    assert not np.allclose(space_probabilities(lab, board), expected, atol=1e-6)
+
+
+@pytest.mark.parametrize("name", ["usa-01", "europe-01"])
+def test_the_shipped_model_reads_the_lanes_of_a_rendered_photo(name):
+    assert lanes_right(*read_lanes(SAMPLES / f"{name}.jpg")) >= 0.98
+
+
+@pytest.mark.skipif(not DEV_PHOTOS.is_dir(), reason="no real dev photos on this machine")
+@pytest.mark.parametrize("name", ["usa-img-4134", "usa-img-4076-deskewed"])
+def test_the_shipped_model_reads_the_lanes_of_a_real_photo(name):
+    assert lanes_right(*read_lanes(DEV_PHOTOS / f"{name}.jpg")) >= 0.95

@@ -67,6 +67,11 @@ def _background_points(board: Board) -> np.ndarray:
     return np.c_[gx[keep], gy[keep]].astype(np.float32)
 
 
+# OpenCV builds its 8-bit Lab tables on the first conversion (~0.2 s): once, when the detector
+# is imported (a server does it at start), not inside the first photo's time
+cv2.cvtColor(np.zeros((1, 1, 3), np.uint8), cv2.COLOR_BGR2Lab)
+
+
 def to_lab(rectified_bgr: np.ndarray) -> np.ndarray:
     """Float Lab (OpenCV 8-bit ranges) of a rectified board."""
     return cv2.cvtColor(rectified_bgr, cv2.COLOR_BGR2Lab).astype(np.float32)

@@ -120,7 +120,22 @@ def lane_results(
             without /= without.sum(axis=1, keepdims=True) + 1e-12
             again = _decide(routes[weak].id, without, config)
             results[weak] = LaneResult(again.route, again.owner, 0.5 * again.confidence)
-    return tuple(results)
+    return tuple(_doubt_own_colour(r, route, config) for r, route in zip(results, routes,
+                                                                          strict=True))
+
+
+# printed route colours that pieces of a colour can be mistaken for when the route is empty
+_LOOKALIKE = {"red": {"red"}, "blue": {"blue"}, "green": {"green"}, "black": {"black"},
+              "yellow": {"yellow", "orange"}}
+
+
+def _doubt_own_colour(result: LaneResult, route, config: VisionConfig) -> LaneResult:
+    """An empty route printed in a piece colour looks claimed by that colour: such a read is
+    flagged for a person to check (its owner stays)."""
+    if result.owner and route.color in _LOOKALIKE.get(result.owner, ()):
+        return LaneResult(result.route, result.owner,
+                          min(result.confidence, config.same_colour_confidence))
+    return result
 
 
 def _decide(route: str, p: np.ndarray, config: VisionConfig) -> LaneResult:

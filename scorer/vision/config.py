@@ -31,6 +31,10 @@ class VisionConfig:
     lane_doubt: float = 0.3
     # ... and none of its spaces may look empty with more than this probability
     space_empty_max: float = 0.95
+    # a lane read in its own printed colour (red pieces on a red route, yellow on orange) is
+    # the classifier's commonest mistake on real photos: never surer than this, so the review
+    # lists it among the doubtful ones
+    same_colour_confidence: float = 0.7
     # stations: search radius around a city (art px)
     station_radius: int = 14
 

@@ -112,3 +112,26 @@ def test_the_shipped_model_reads_the_lanes_of_a_rendered_photo(name):
 @pytest.mark.parametrize("name", ["usa-img-4134", "usa-img-4076-deskewed"])
 def test_the_shipped_model_reads_the_lanes_of_a_real_photo(name):
     assert lanes_right(*read_lanes(DEV_PHOTOS / f"{name}.jpg")) >= 0.95
+
+
+@pytest.mark.parametrize(("route_id", "colour"), [
+    ("denver--oklahoma-city", "red"),     # printed red
+    ("chicago--pittsburgh", "black"),     # printed black
+    ("denver--kansas-city--2", "yellow"),  # printed orange
+])
+def test_pieces_read_in_their_route_s_own_printed_colour_are_flagged_for_review(
+        route_id, colour):
+    """An empty route printed red looks like red pieces: such a read keeps its owner but is
+    never sure, so the review lists it."""
+    route = USA.routes[route_id]
+    probs = probabilities(USA, {route_id: [colour] * route.length}, sure=0.98)
+    lane = next(r for r in lane_results(probs, USA) if r.route == route_id)
+    assert lane.owner == colour
+    assert lane.confidence <= DEFAULT.same_colour_confidence
+
+
+def test_pieces_on_a_route_printed_in_another_colour_stay_sure():
+    route = USA.routes["denver--oklahoma-city"]
+    probs = probabilities(USA, {route.id: ["blue"] * route.length}, sure=0.98)
+    lane = next(r for r in lane_results(probs, USA) if r.route == route.id)
+    assert lane.owner == "blue" and lane.confidence > 0.9

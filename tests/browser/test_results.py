@@ -44,7 +44,8 @@ def test_results_show_the_totals_of_the_score_api_and_the_winner(phone, table, s
     assert phone.problems == []
 
 
-def test_the_longest_path_view_draws_the_whole_figure_eight(phone, table, shot):
+def figure_eight_results(phone, table) -> str:
+    """Ann holds the figure eight, Bob one route; the phone opens the results."""
     game_id = table.api_game({
         "variant": "usa",
         "players": [{"name": "Ann", "color": "red"}, {"name": "Bob", "color": "blue"}],
@@ -52,6 +53,11 @@ def test_the_longest_path_view_draws_the_whole_figure_eight(phone, table, shot):
         + [{"player": "Bob", "route": "duluth--omaha"}],
     })
     phone.goto(f"/games/{game_id}/results")
+    return game_id
+
+
+def test_the_longest_path_view_draws_the_whole_figure_eight(phone, table, shot):
+    game_id = figure_eight_results(phone, table)
     path = phone.locator('#path-view [data-path-player="Ann"]')
     expect(path).to_have_attribute("data-length", "23")
     cities = path.locator(".path-cities li").all_inner_texts()
@@ -83,13 +89,7 @@ def _inside(box, frame) -> bool:
 
 
 def test_the_longest_path_map_zooms_with_buttons_onto_the_path(phone, table, shot):
-    game_id = table.api_game({
-        "variant": "usa",
-        "players": [{"name": "Ann", "color": "red"}, {"name": "Bob", "color": "blue"}],
-        "claims": [{"player": "Ann", "route": r} for r in FIGURE_EIGHT]
-        + [{"player": "Bob", "route": "duluth--omaha"}],
-    })
-    phone.goto(f"/games/{game_id}/results")
+    figure_eight_results(phone, table)
     view = phone.locator("#path-view")
     viewport = view.locator(".viewport")
     view.scroll_into_view_if_needed()

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from scorer.boards import Board
+from scorer.boards import Board, Route
 from scorer.vision.config import DEFAULT, VisionConfig
 from scorer.vision.geometry import rectify
 from scorer.vision.model import CLASSES, Mlp, load_model
@@ -129,7 +129,7 @@ _LOOKALIKE = {"red": {"red"}, "blue": {"blue"}, "green": {"green"}, "black": {"b
               "yellow": {"yellow", "orange"}}
 
 
-def _doubt_own_colour(result: LaneResult, route, config: VisionConfig) -> LaneResult:
+def _doubt_own_colour(result: LaneResult, route: Route, config: VisionConfig) -> LaneResult:
     """An empty route printed in a piece colour looks claimed by that colour: such a read is
     flagged for a person to check (its owner stays)."""
     if result.owner and route.color in _LOOKALIKE.get(result.owner, ()):

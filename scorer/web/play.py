@@ -11,7 +11,7 @@ from typing import Any
 
 from flask import Blueprint, Response, abort, render_template, request
 
-from scorer.boards import Board, Route, normalize_name
+from scorer.boards import Board, Route, Ticket, normalize_name
 from scorer.errors import ScorerError
 from scorer.game import (
     Action,
@@ -273,9 +273,7 @@ def city_page(game_id: str, city: str) -> str:
         city = game.board.city(city)
     except ScorerError:
         abort(404)
-    holders = ticket_holders(game)
-    tickets = [(t, holders.get(frozenset((t.a, t.b)), []))
-               for t in game.board.tickets if city in (t.a, t.b)]
+    tickets = with_holders(game, [t for t in game.board.tickets if city in (t.a, t.b)])
     return render_template(
         "pages/city.html", stored=stored, game=game, city=city, holder=game.station_at(city),
         tickets=tickets, active=active_player(stored),
@@ -329,19 +327,17 @@ def search_tickets(stored: store.StoredGame, query: str) -> list:
                                         t.a, t.b))
 
 
-def ticket_holders(game: Game) -> dict[frozenset[str], list[str]]:
-    """The players who already hold each ticket, by its two cities."""
+def with_holders(game: Game, tickets: list[Ticket]) -> list[tuple[Ticket, list[str]]]:
+    """Each deck ticket with the players who already hold it (matched by its two cities)."""
     holders: dict[frozenset[str], list[str]] = {}
     for t in game.tickets:
         holders.setdefault(frozenset((t.a, t.b)), []).append(t.player)
-    return holders
+    return [(t, holders.get(frozenset((t.a, t.b)), [])) for t in tickets]
 
 
 def search_context(stored: store.StoredGame, query: str) -> dict[str, Any]:
     """What the deck search results show: the matching tickets and who already holds each."""
-    holders = ticket_holders(stored.game)
-    results = [(t, holders.get(frozenset((t.a, t.b)), [])) for t in search_tickets(stored, query)]
-    return {"query": query, "results": results}
+    return {"query": query, "results": with_holders(stored.game, search_tickets(stored, query))}
 
 
 @bp.get("/tickets/search")

@@ -202,13 +202,14 @@ def _lane_views(stored: store.StoredGame, result: dict[str, Any]) -> list[LaneVi
         choice = proposed.get(route.id, detected)
         if choice is not None and choice not in players:
             choice = None
-        stray = read.get("color") is not None and detected is None  # a colour not in the game
+        seen = read.get("color")
+        stray = seen is not None and detected is None  # a colour not in the game
         views.append(LaneView(
             id=route.id, a=route.a, b=route.b, color=route.color,
             double=bool(game.board.siblings(route)), detected=detected, proposed=choice,
             current=game.owner(route.id), confidence=float(read["confidence"]),
             doubtful=route.id not in proposed and (read["confidence"] < DOUBT_BELOW or stray),
-            seen=read.get("color"), by_hand=route.id in proposed,
+            seen=seen, by_hand=route.id in proposed,
         ))
     return views
 

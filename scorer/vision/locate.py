@@ -19,9 +19,7 @@ from scorer.vision.config import DEFAULT, VisionConfig
 from scorer.vision.errors import BoardNotFound
 from scorer.vision.geometry import (
     art_corners,
-    art_to_cm_matrix,
     art_to_photo,
-    cm_corners,
     corner_error,
     diagonal,
     is_convex_quad,
@@ -79,16 +77,14 @@ class ContentScore:
         member = np.zeros((len(self.routes), len(spaces)))
         member[self.owner, np.arange(len(spaces))] = 1.0
         self.route_average = (member / member.sum(axis=1, keepdims=True)).astype(np.float32)
-        self.to_cm, self.cm = art_to_cm_matrix(board), cm_corners(board).astype(np.float32)
 
     def __call__(self, corners: np.ndarray, shift: tuple[float, float] = (0.0, 0.0)) -> float:
         """The score of the board at ``corners`` with its map printed ``shift`` art px off
         the board_frame."""
         if not is_convex_quad(corners):
             return -1e9
-        h = cv2.getPerspectiveTransform(self.cm, corners.astype(np.float32))
         moved = np.array([[1.0, 0.0, shift[0]], [0.0, 1.0, shift[1]], [0.0, 0.0, 1.0]])
-        p = self.points @ (h @ self.to_cm @ moved).T
+        p = self.points @ (art_to_photo(self.board, corners) @ moved).T
         p = (p[:, :2] / p[:, 2:]).astype(np.float32)
         samples = cv2.remap(self.lab, p[:, :1], p[:, 1:], cv2.INTER_LINEAR,
                             borderMode=cv2.BORDER_CONSTANT, borderValue=(0, 0, 0))[:, 0]

@@ -269,10 +269,14 @@ def _lies_long_side_up(corners: np.ndarray) -> bool:
     return bool(side[0] + side[2] > 0.8 * (side[1] + side[3]))
 
 
-def distinct(quads: list[np.ndarray], tolerance: float = 0.02) -> list[np.ndarray]:
-    """The quads without near copies (same corners within ``tolerance`` of the diagonal)."""
+def distinct(quads: Iterable[np.ndarray], tolerance: float = 0.02, count: int | None = None,
+             ) -> list[np.ndarray]:
+    """The first ``count`` (default all) quads without near copies (same corners within
+    ``tolerance`` of the diagonal)."""
     out: list[np.ndarray] = []
     for quad in quads:
+        if len(out) == count:
+            break
         if _is_new(quad, out, tolerance):
             out.append(quad)
     return out
@@ -493,10 +497,12 @@ def _without_protrusions(mask: np.ndarray) -> np.ndarray:
 
 
 def line_quads(small: np.ndarray, keep: int = 6) -> list[np.ndarray]:
-    """Quads bounded by the photo's long straight segments: the board's edges (and its map's
+    """Quads bounded by the photo's long straight lines: the board's edges (and its map's
     frame) stay long straight lines on any table, where a cloth's checks break into short
     ones and a table's colour may match the board's. Two roughly parallel, well separated
-    lines and two more across them make a quad; the best supported few are kept."""
+    lines and two more across them make a quad; the best supported few are kept, from the
+    detector's segments as they are and from the same joined along their lines (a hand, a
+    glare spot or a piece over the edge cuts an edge into pieces none long enough alone)."""
     h, w = small.shape[:2]
     gray = cv2.GaussianBlur(cv2.cvtColor(small, cv2.COLOR_BGR2GRAY), (3, 3), 0)
     try:
@@ -507,6 +513,49 @@ def line_quads(small: np.ndarray, keep: int = 6) -> list[np.ndarray]:
         return []
     seg = found.reshape(-1, 4).astype(np.float64)
     length = np.hypot(seg[:, 2] - seg[:, 0], seg[:, 3] - seg[:, 1])
+    joined = _quads_from_lines(*_joined_lines(seg, length, max(h, w)), w, h, keep)
+    return distinct([*joined, *_quads_from_lines(seg, length, w, h, keep)])
+
+
+def _joined_lines(seg: np.ndarray, length: np.ndarray, size: int,
+                  ) -> tuple[np.ndarray, np.ndarray]:
+    """Segments lying on one straight line (within a couple of pixels and degrees, gaps up
+    to ``_LINE_GAP`` of the photo) joined: each line's span as a segment, and its support
+    (the summed length of its pieces, so a dashed line is not worth a whole one)."""
+    keep = length > 0.02 * size  # shorter ones are texture
+    order = np.argsort(-length[keep])[:300]
+    seg, length = seg[keep][order], length[keep][order]
+    tolerance, gap = max(1.5, 0.004 * size), _LINE_GAP * size
+    # each line: a point, its direction, its span along it (from the point), its support
+    point, direction = seg[:0, :2], seg[:0, :2]
+    span, support = np.zeros((0, 2)), np.zeros(0)
+    for (a, b), n in zip(seg.reshape(-1, 2, 2), length, strict=True):
+        d = (b - a) / n
+        normal = direction[:, ::-1] * (1.0, -1.0)
+        off_a = np.einsum("ij,ij->i", a - point, normal)
+        off_b = np.einsum("ij,ij->i", b - point, normal)
+        along_a = np.einsum("ij,ij->i", a - point, direction)
+        along_b = np.einsum("ij,ij->i", b - point, direction)
+        lo, hi = np.minimum(along_a, along_b), np.maximum(along_a, along_b)
+        same = ((np.abs(direction @ d) > np.cos(np.deg2rad(2.5)))
+                & (np.maximum(np.abs(off_a), np.abs(off_b)) < tolerance)
+                & (lo < span[:, 1] + gap) & (hi > span[:, 0] - gap))
+        hits = np.flatnonzero(same)
+        if len(hits):
+            k = hits[0]
+            span[k] = min(span[k, 0], lo[k]), max(span[k, 1], hi[k])
+            support[k] += n
+        else:
+            point, direction = np.vstack([point, a]), np.vstack([direction, d])
+            span, support = np.vstack([span, (0.0, n)]), np.append(support, n)
+    ends = np.hstack([point + span[:, :1] * direction, point + span[:, 1:] * direction])
+    return ends, support
+
+
+def _quads_from_lines(seg: np.ndarray, length: np.ndarray, w: int, h: int, keep: int,
+                      ) -> list[np.ndarray]:
+    """The best supported ``keep`` board-like quads bounded by the segments ``seg``, each
+    worth ``length``."""
     order = np.argsort(-length)[:16]
     seg, length = seg[order], length[order]
     seg, length = seg[length > 0.1 * max(h, w)], length[length > 0.1 * max(h, w)]
@@ -560,7 +609,11 @@ def line_quads(small: np.ndarray, keep: int = 6) -> list[np.ndarray]:
                         if _plausible(quad, w, h):
                             quads.append((float(length[[i, j, k]].sum()), quad))
     quads.sort(key=lambda q: -q[0])
-    return distinct([q for _, q in quads])[:keep]
+    return distinct((q for _, q in quads), count=keep)
+
+
+# collinear pieces further apart than this (share of the photo's long side) are not joined
+_LINE_GAP = 0.12
 
 
 def _plausible(quad: np.ndarray, w: int, h: int) -> bool:

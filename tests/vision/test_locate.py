@@ -114,6 +114,27 @@ def test_long_straight_lines_outline_a_board_on_a_checked_cloth():
     assert found and min(min(corner_error(r, quad) for r in rotations(q)) for q in found) < 0.02
 
 
+def test_a_board_edge_cut_into_short_pieces_still_outlines_the_board():
+    # pencils across every side leave no piece of an edge a tenth of the photo long: only the
+    # pieces joined along their line make a side
+    rng = np.random.default_rng(4)
+    yy, xx = np.mgrid[0:480, 0:640]
+    cloth = (((xx // 14) + (yy // 14)) % 2).astype(np.uint8)
+    photo = np.where(cloth[..., None] == 1, (40, 40, 200), (230, 230, 235)).astype(np.uint8)
+    quad = np.array([[150, 90], [540, 130], [500, 400], [110, 360]], np.float64)
+    cv2.fillConvexPoly(photo, quad.astype(np.int32), (190, 200, 205))
+    cv2.polylines(photo, [quad.astype(np.int32)], True, (40, 50, 120), 6)
+    for a, b in zip(quad, np.roll(quad, -1, axis=0), strict=True):
+        across = np.array([a[1] - b[1], b[0] - a[0]]) / np.linalg.norm(b - a)
+        for t in np.arange(0.08, 1.0, 0.12):
+            p = a + t * (b - a)
+            cv2.line(photo, tuple((p - 18 * across).astype(int)),
+                     tuple((p + 18 * across).astype(int)), (90, 140, 200), 9)
+    photo = cv2.add(photo, rng.integers(0, 12, photo.shape, dtype=np.uint8))
+    found = line_quads(photo)
+    assert found and min(min(corner_error(r, quad) for r in rotations(q)) for q in found) < 0.02
+
+
 @settings(max_examples=40, deadline=None)
 @given(st.integers(1, 60), st.integers(1, 3), st.integers(0, 2**32 - 1))
 def test_the_fast_median_is_numpys_median(rows, columns, seed):

@@ -568,7 +568,7 @@ def _quads_from_lines(seg: np.ndarray, length: np.ndarray, w: int, h: int, keep:
     for i in range(len(seg)):
         for j in range(i + 1, len(seg)):
             turn = abs(angle[i] - angle[j])
-            if min(turn, np.pi - turn) > np.deg2rad(20):
+            if min(turn, np.pi - turn) > _OPPOSITE_TURN:
                 continue
             if abs((mid[j] - mid[i]) @ normal[i]) > 0.2 * min(h, w):
                 pairs.append((i, j))
@@ -612,6 +612,9 @@ def _quads_from_lines(seg: np.ndarray, length: np.ndarray, w: int, h: int, keep:
     return distinct((q for _, q in quads), count=keep)
 
 
+# how far a board's opposite sides may turn from parallel in a photo (perspective: 40
+# degrees between them on a board 37 degrees off vertical)
+_OPPOSITE_TURN = np.deg2rad(45)
 # collinear pieces further apart than this (share of the photo's long side) are not joined
 _LINE_GAP = 0.12
 

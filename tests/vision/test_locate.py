@@ -135,6 +135,23 @@ def test_a_board_edge_cut_into_short_pieces_still_outlines_the_board():
     assert found and min(min(corner_error(r, quad) for r in rotations(q)) for q in found) < 0.02
 
 
+def test_a_board_seen_steeply_is_outlined_though_its_sides_converge():
+    # photographed from low over its near edge: the left and right sides are 40 degrees
+    # from parallel (and cups on the corners: no segment ends at one)
+    rng = np.random.default_rng(5)
+    yy, xx = np.mgrid[0:480, 0:640]
+    cloth = (((xx // 14) + (yy // 14)) % 2).astype(np.uint8)
+    photo = np.where(cloth[..., None] == 1, (40, 40, 200), (230, 230, 235)).astype(np.uint8)
+    quad = np.array([[180, 90], [470, 90], [580, 400], [60, 400]], np.float64)
+    cv2.fillConvexPoly(photo, quad.astype(np.int32), (190, 200, 205))
+    cv2.polylines(photo, [quad.astype(np.int32)], True, (40, 50, 120), 6)
+    for corner in quad.astype(int):
+        cv2.circle(photo, tuple(corner), 24, (30, 60, 90), -1)
+    photo = cv2.add(photo, rng.integers(0, 12, photo.shape, dtype=np.uint8))
+    found = line_quads(photo)
+    assert found and min(min(corner_error(r, quad) for r in rotations(q)) for q in found) < 0.02
+
+
 @settings(max_examples=40, deadline=None)
 @given(st.integers(1, 60), st.integers(1, 3), st.integers(0, 2**32 - 1))
 def test_the_fast_median_is_numpys_median(rows, columns, seed):

@@ -526,29 +526,35 @@ def _joined_lines(seg: np.ndarray, length: np.ndarray, size: int,
     order = np.argsort(-length[keep])[:300]
     seg, length = seg[keep][order], length[keep][order]
     tolerance, gap = max(1.5, 0.004 * size), _LINE_GAP * size
-    # each line: a point, its direction, its span along it (from the point), its support
-    point, direction = seg[:0, :2], seg[:0, :2]
-    span, support = np.zeros((0, 2)), np.zeros(0)
-    for (a, b), n in zip(seg.reshape(-1, 2, 2), length, strict=True):
-        d = (b - a) / n
-        normal = direction[:, ::-1] * (1.0, -1.0)
-        off_a = np.einsum("ij,ij->i", a - point, normal)
-        off_b = np.einsum("ij,ij->i", b - point, normal)
-        along_a = np.einsum("ij,ij->i", a - point, direction)
-        along_b = np.einsum("ij,ij->i", b - point, direction)
-        lo, hi = np.minimum(along_a, along_b), np.maximum(along_a, along_b)
-        same = ((np.abs(direction @ d) > np.cos(np.deg2rad(2.5)))
-                & (np.maximum(np.abs(off_a), np.abs(off_b)) < tolerance)
-                & (lo < span[:, 1] + gap) & (hi > span[:, 0] - gap))
+    parallel = np.cos(np.deg2rad(2.5))
+    # each line: its direction and normal, where the origin projects on them, its span along
+    # it and its support (room for as many lines as segments, ``count`` of them in use)
+    direction, normal = np.empty((len(seg), 2)), np.empty((len(seg), 2))
+    origin, span = np.empty((len(seg), 2)), np.empty((len(seg), 2))
+    support, count = np.empty(len(seg)), 0
+    for ends, n in zip(seg.reshape(-1, 2, 2), length, strict=True):
+        d = (ends[1] - ends[0]) / n
+        along = direction[:count] @ ends.T - origin[:count, :1]
+        off = normal[:count] @ ends.T - origin[:count, 1:]
+        lo, hi = along.min(axis=1), along.max(axis=1)
+        same = ((np.abs(direction[:count] @ d) > parallel)
+                & (np.abs(off).max(axis=1) < tolerance)
+                & (lo < span[:count, 1] + gap) & (hi > span[:count, 0] - gap))
         hits = np.flatnonzero(same)
         if len(hits):
             k = hits[0]
             span[k] = min(span[k, 0], lo[k]), max(span[k, 1], hi[k])
             support[k] += n
         else:
-            point, direction = np.vstack([point, a]), np.vstack([direction, d])
-            span, support = np.vstack([span, (0.0, n)]), np.append(support, n)
-    ends = np.hstack([point + span[:, :1] * direction, point + span[:, 1:] * direction])
+            direction[count], normal[count] = d, (d[1], -d[0])
+            origin[count] = direction[count] @ ends[0], normal[count] @ ends[0]
+            span[count], support[count] = (0.0, n), n
+            count += 1
+    direction, normal, origin = direction[:count], normal[:count], origin[:count]
+    # the point ``t`` along a line from its first piece's start
+    base = origin[:, :1] * direction + origin[:, 1:] * normal
+    ends = np.hstack([base + span[:count, :1] * direction, base + span[:count, 1:] * direction])
+    support = support[:count]
     return ends, support
 
 
@@ -573,19 +579,26 @@ def _quads_from_lines(seg: np.ndarray, length: np.ndarray, w: int, h: int, keep:
             if abs((mid[j] - mid[i]) @ normal[i]) > 0.2 * min(h, w):
                 pairs.append((i, j))
     quads: list[tuple[float, np.ndarray]] = []
-    for a, (i, j) in enumerate(pairs):
-        for k, m in pairs[a + 1:]:
-            turn = abs(angle[i] - angle[k])
-            if len({i, j, k, m}) < 4 or min(turn, np.pi - turn) < np.deg2rad(40):
-                continue
-            lines = [(mid[n], np.array([np.cos(angle[n]), np.sin(angle[n])])) for n in (i, k, j, m)]
-            corners = [_intersect(lines[n], lines[(n + 1) % 4]) for n in range(4)]
-            if any(c is None for c in corners):
-                continue
-            quad = order_clockwise(np.array(corners))
-            if not _plausible(quad, w, h):
-                continue
-            quads.append((float(length[[i, j, k, m]].sum()), quad))
+    if len(pairs) > 1:  # every two pairs across each other, all at once
+        first, second = np.triu_indices(len(pairs), 1)
+        (i, j), (k, m) = np.array(pairs)[first].T, np.array(pairs)[second].T
+        turn = np.abs(angle[i] - angle[k])
+        across = ((i != k) & (i != m) & (j != k) & (j != m)
+                  & (np.minimum(turn, np.pi - turn) >= np.deg2rad(40)))
+        sides = np.stack([i, k, j, m], axis=1)[across]  # in turn round the quad
+        direction = np.c_[np.cos(angle), np.sin(angle)]
+        p, d = mid[sides], direction[sides]
+        q, e = np.roll(p, -1, axis=1), np.roll(d, -1, axis=1)
+        cross = _cross(d, e)
+        met = np.all(np.abs(cross) >= 1e-6, axis=1)  # as _intersect: no parallel sides
+        corners = p + (_cross(q - p, e) / np.where(met[:, None], cross, 1.0))[..., None] * d
+        plausible = met & _plausible_quads(corners, w, h)
+        # sides meeting out of turn (a bow tie) still give four corners: ordered, tried alone
+        crossed = met & ~plausible & ~_convex(corners)
+        for n in np.flatnonzero(plausible | crossed):
+            quad = order_clockwise(corners[n])
+            if plausible[n] or _plausible(quad, w, h):
+                quads.append((float(length[sides[n]].sum()), quad))
     if len(quads) < keep:  # a side hidden or off the photo: complete it by the board's shape
         for i, j in pairs:  # two whole opposite edges: their ends are the corners
             quad = order_clockwise(np.vstack([seg[i].reshape(2, 2), seg[j].reshape(2, 2)]))
@@ -621,16 +634,33 @@ _LINE_GAP = 0.12
 
 def _plausible(quad: np.ndarray, w: int, h: int) -> bool:
     """A board-sized, board-shaped convex quad, its corners near the photo."""
-    if not is_convex_quad(quad):
-        return False
-    if cv2.contourArea(quad.astype(np.float32)) < 0.08 * w * h:
-        return False
+    return bool(_plausible_quads(quad[None], w, h)[0])
+
+
+def _plausible_quads(quads: np.ndarray, w: int, h: int) -> np.ndarray:
+    """``_plausible`` of each of the (N, 4, 2) corners in one go."""
+    edge = np.roll(quads, -1, axis=1) - quads
+    x, y = quads[..., 0], quads[..., 1]
+    area = 0.5 * np.abs(np.sum(x * np.roll(y, -1, axis=1) - np.roll(x, -1, axis=1) * y, axis=1))
     margin = 0.1 * max(w, h)
-    if quad.min() < -margin or quad[:, 0].max() > w + margin or quad[:, 1].max() > h + margin:
-        return False
-    side = np.linalg.norm(quad - np.roll(quad, -1, axis=0), axis=1)
-    ratio = (side[0] + side[2]) / (side[1] + side[3])
-    return 1.0 / 2.6 < ratio < 2.6 and side.min() > 0.25 * side.max()
+    inside = ((quads.min(axis=(1, 2)) >= -margin) & (x.max(axis=1) <= w + margin)
+              & (y.max(axis=1) <= h + margin))
+    side = np.linalg.norm(edge, axis=2)
+    ratio = (side[:, 0] + side[:, 2]) / np.maximum(side[:, 1] + side[:, 3], 1e-9)
+    return (_convex(quads) & (area >= 0.08 * w * h) & inside & (1.0 / 2.6 < ratio) & (ratio < 2.6)
+            & (side.min(axis=1) > 0.25 * side.max(axis=1)))
+
+
+def _convex(quads: np.ndarray) -> np.ndarray:
+    """``is_convex_quad`` of each of the (N, 4, 2) corners."""
+    edge = np.roll(quads, -1, axis=1) - quads
+    turns = _cross(edge, np.roll(edge, -1, axis=1))
+    return np.all(turns > 0, axis=1) | np.all(turns < 0, axis=1)
+
+
+def _cross(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """The z of the cross product of 2-vectors along the last axis."""
+    return a[..., 0] * b[..., 1] - a[..., 1] * b[..., 0]
 
 
 def _framed(w: int, h: int, fill: float = 0.8) -> np.ndarray:

@@ -101,55 +101,56 @@ def test_confidence_falls_when_most_of_the_board_is_hidden():
     assert hidden.confidence < 0.5 * whole.confidence
 
 
-def test_long_straight_lines_outline_a_board_on_a_checked_cloth():
-    rng = np.random.default_rng(4)
+def board_on_checked_cloth(quad: np.ndarray, seed: int, over=None) -> np.ndarray:
+    """A plain board with a dark rim at ``quad`` on a red and white checked cloth, ``over``
+    (a function of the photo) drawing what lies on it, and sensor noise."""
     yy, xx = np.mgrid[0:480, 0:640]
     cloth = (((xx // 14) + (yy // 14)) % 2).astype(np.uint8)
     photo = np.where(cloth[..., None] == 1, (40, 40, 200), (230, 230, 235)).astype(np.uint8)
-    quad = np.array([[150, 90], [540, 130], [500, 400], [110, 360]], np.float64)
     cv2.fillConvexPoly(photo, quad.astype(np.int32), (190, 200, 205))
     cv2.polylines(photo, [quad.astype(np.int32)], True, (40, 50, 120), 6)
-    photo = cv2.add(photo, rng.integers(0, 12, photo.shape, dtype=np.uint8))
-    found = line_quads(photo)
-    assert found and min(min(corner_error(r, quad) for r in rotations(q)) for q in found) < 0.02
+    if over is not None:
+        over(photo)
+    rng = np.random.default_rng(seed)
+    return cv2.add(photo, rng.integers(0, 12, photo.shape, dtype=np.uint8))
+
+
+def nearest_outline(found: list[np.ndarray], quad: np.ndarray) -> float:
+    """The corner error of the outline among ``found`` nearest ``quad``, in any rotation."""
+    return min((min(corner_error(r, quad) for r in rotations(q)) for q in found), default=1e9)
+
+
+def test_long_straight_lines_outline_a_board_on_a_checked_cloth():
+    quad = np.array([[150, 90], [540, 130], [500, 400], [110, 360]], np.float64)
+    assert nearest_outline(line_quads(board_on_checked_cloth(quad, 4)), quad) < 0.02
 
 
 def test_a_board_edge_cut_into_short_pieces_still_outlines_the_board():
     # pencils across every side leave no piece of an edge a tenth of the photo long: only the
     # pieces joined along their line make a side
-    rng = np.random.default_rng(4)
-    yy, xx = np.mgrid[0:480, 0:640]
-    cloth = (((xx // 14) + (yy // 14)) % 2).astype(np.uint8)
-    photo = np.where(cloth[..., None] == 1, (40, 40, 200), (230, 230, 235)).astype(np.uint8)
     quad = np.array([[150, 90], [540, 130], [500, 400], [110, 360]], np.float64)
-    cv2.fillConvexPoly(photo, quad.astype(np.int32), (190, 200, 205))
-    cv2.polylines(photo, [quad.astype(np.int32)], True, (40, 50, 120), 6)
-    for a, b in zip(quad, np.roll(quad, -1, axis=0), strict=True):
-        across = np.array([a[1] - b[1], b[0] - a[0]]) / np.linalg.norm(b - a)
-        for t in np.arange(0.08, 1.0, 0.12):
-            p = a + t * (b - a)
-            cv2.line(photo, tuple((p - 18 * across).astype(int)),
-                     tuple((p + 18 * across).astype(int)), (90, 140, 200), 9)
-    photo = cv2.add(photo, rng.integers(0, 12, photo.shape, dtype=np.uint8))
-    found = line_quads(photo)
-    assert found and min(min(corner_error(r, quad) for r in rotations(q)) for q in found) < 0.02
+
+    def pencils(photo):
+        for a, b in zip(quad, np.roll(quad, -1, axis=0), strict=True):
+            across = np.array([a[1] - b[1], b[0] - a[0]]) / np.linalg.norm(b - a)
+            for t in np.arange(0.08, 1.0, 0.12):
+                p = a + t * (b - a)
+                cv2.line(photo, tuple((p - 18 * across).astype(int)),
+                         tuple((p + 18 * across).astype(int)), (90, 140, 200), 9)
+
+    assert nearest_outline(line_quads(board_on_checked_cloth(quad, 4, pencils)), quad) < 0.02
 
 
 def test_a_board_seen_steeply_is_outlined_though_its_sides_converge():
     # photographed from low over its near edge: the left and right sides are 40 degrees
     # from parallel (and cups on the corners: no segment ends at one)
-    rng = np.random.default_rng(5)
-    yy, xx = np.mgrid[0:480, 0:640]
-    cloth = (((xx // 14) + (yy // 14)) % 2).astype(np.uint8)
-    photo = np.where(cloth[..., None] == 1, (40, 40, 200), (230, 230, 235)).astype(np.uint8)
     quad = np.array([[180, 90], [470, 90], [580, 400], [60, 400]], np.float64)
-    cv2.fillConvexPoly(photo, quad.astype(np.int32), (190, 200, 205))
-    cv2.polylines(photo, [quad.astype(np.int32)], True, (40, 50, 120), 6)
-    for corner in quad.astype(int):
-        cv2.circle(photo, tuple(corner), 24, (30, 60, 90), -1)
-    photo = cv2.add(photo, rng.integers(0, 12, photo.shape, dtype=np.uint8))
-    found = line_quads(photo)
-    assert found and min(min(corner_error(r, quad) for r in rotations(q)) for q in found) < 0.02
+
+    def cups(photo):
+        for corner in quad.astype(int):
+            cv2.circle(photo, tuple(corner), 24, (30, 60, 90), -1)
+
+    assert nearest_outline(line_quads(board_on_checked_cloth(quad, 5, cups)), quad) < 0.02
 
 
 @settings(max_examples=40, deadline=None)

@@ -60,7 +60,8 @@ def space_probabilities(
         allowed = np.array([c == "empty" or c in colors for c in CLASSES])
         per_offset = per_offset * allowed
         per_offset /= per_offset.sum(axis=2, keepdims=True) + 1e-12
-    window = np.stack([per_offset[max(k - 1, 0):k + 2].mean(axis=0)
+    half = config.lane_offset_window
+    window = np.stack([per_offset[max(k - half, 0):k + half + 1].mean(axis=0)
                        for k in range(len(per_offset))])
     _, _, owner_of = space_table(board)
     lanes = int(owner_of.max()) + 1

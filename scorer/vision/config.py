@@ -22,9 +22,12 @@ class VisionConfig:
     # photo quality gates
     min_brightness: float = 35.0
     min_sharpness: float = 6.0
-    # every lane is read at these sideways offsets across its spaces (art px), see
-    # ``classify.space_probabilities``: real pieces often sit beside their printed spaces
-    lane_offsets: tuple[float, ...] = (-6.0, 0.0, 6.0)
+    # every lane is read at these sideways offsets across its spaces (art px; a double's lanes
+    # are ~22 px apart), see ``classify.space_probabilities``: real pieces often sit beside
+    # their printed spaces, on real photos up to half a lane
+    lane_offsets: tuple[float, ...] = tuple(float(o) for o in range(-15, 16, 3))
+    # ... each averaged with this many neighbouring offsets on either side
+    lane_offset_window: int = 2
     # a lane is claimed when at least this share of its spaces agree on one colour
     lane_agree: float = 0.75
     # below this share it is empty; between the two it is doubtful

@@ -103,6 +103,27 @@ def test_lanes_are_read_at_the_sideways_offsets_of_the_config():
     assert not np.allclose(space_probabilities(lab, board), expected, atol=1e-6)
 
 
+@pytest.mark.parametrize(("name", "route_id", "across"), [
+    ("usa-01", "el-paso--santa-fe", -15),
+    ("usa-03", "pittsburgh--toronto", -15),
+    ("usa-03", "pittsburgh--toronto", 15),
+])
+def test_pieces_put_half_a_lane_beside_their_spaces_are_still_read_surely(
+        name, route_id, across):
+    """Real players leave pieces up to half a lane off the printed spaces: the lane (a
+    single, upright one here) is moved that far across on the photo and still read."""
+    truth, board, lab = read_lanes(SAMPLES / f"{name}.jpg")
+    route = board.route(route_id)
+    xs, ys = [s.x for s in route.spaces], [s.y for s in route.spaces]
+    x0, x1, y0, y1 = int(min(xs)) - 30, int(max(xs)) + 30, int(min(ys)) - 30, int(max(ys)) + 30
+    moved = lab.copy()
+    moved[y0:y1, x0:x1] = np.roll(lab[y0:y1, x0:x1], across, axis=1)
+    lane = next(r for r in lane_results(space_probabilities(moved, board), board)
+                if r.route == route_id)
+    assert lane.owner == truth["routes"][route_id]
+    assert lane.confidence >= 0.9
+
+
 @pytest.mark.parametrize("name", ["usa-01", "europe-01"])
 def test_the_shipped_model_reads_the_lanes_of_a_rendered_photo(name):
     assert lanes_right(*read_lanes(SAMPLES / f"{name}.jpg")) >= 0.98

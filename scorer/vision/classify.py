@@ -121,8 +121,32 @@ def lane_results(
             without /= without.sum(axis=1, keepdims=True) + 1e-12
             again = _decide(routes[weak].id, without, config)
             results[weak] = LaneResult(again.route, again.owner, 0.5 * again.confidence)
-    return tuple(_doubt_own_colour(r, route, config) for r, route in zip(results, routes,
-                                                                          strict=True))
+    results = [_doubt_own_colour(r, route, config) for r, route in zip(results, routes,
+                                                                        strict=True)]
+    return _within_the_box(results, routes, lanes, config)
+
+
+def _within_the_box(
+    results: list[LaneResult], routes: Sequence[Route], lanes: Sequence[np.ndarray],
+    config: VisionConfig,
+) -> tuple[LaneResult, ...]:
+    """No colour covers more spaces than the box has pieces of it: when the reads of one colour
+    add up to more, its least sure lanes are made doubtful empties until the rest fit, reads in
+    the route's own printed colour first (an empty route printed red looks like red pieces)."""
+    results = list(results)
+    for k, colour in enumerate(PIECE_COLORS, start=1):
+        mine = [i for i, r in enumerate(results) if r.owner == colour]
+        total = sum(routes[i].length for i in mine)
+
+        def least_sure_first(i: int, colour: str = colour, k: int = k) -> tuple[bool, float]:
+            return (routes[i].color not in _LOOKALIKE[colour], float(lanes[i][:, k].mean()))
+
+        for i in sorted(mine, key=least_sure_first):
+            if total <= config.pieces_per_colour:
+                break
+            total -= routes[i].length
+            results[i] = LaneResult(results[i].route, None, config.over_the_box_confidence)
+    return tuple(results)
 
 
 # printed route colours that pieces of a colour can be mistaken for when the route is empty

@@ -38,6 +38,11 @@ class VisionConfig:
     # the classifier's commonest mistake on real photos: never surer than this, so the review
     # lists it among the doubtful ones
     same_colour_confidence: float = 0.7
+    # the box holds this many pieces of each colour (45 to play with and 3 spares): reads that
+    # add up to more spaces of one colour than this cannot all be right
+    pieces_per_colour: int = 48
+    # ... and a lane dropped for that is reported empty with this (doubtful) confidence
+    over_the_box_confidence: float = 0.3
     # stations: search radius around a city (art px)
     station_radius: int = 14
 

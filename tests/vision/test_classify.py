@@ -156,3 +156,44 @@ def test_pieces_on_a_route_printed_in_another_colour_stay_sure():
     probs = probabilities(USA, {route.id: ["blue"] * route.length}, sure=0.98)
     lane = next(r for r in lane_results(probs, USA) if r.route == route.id)
     assert lane.owner == "blue" and lane.confidence > 0.9
+
+
+def red_reads_over(total: int) -> dict[str, list[str]]:
+    """Red on single routes printed in other colours, their lengths adding up to ``total``."""
+    reads, count = {}, 0
+    for route in sorted(USA.routes.values(), key=lambda r: (-r.length, r.id)):
+        if route.color != "red" and not USA.siblings(route) and count + route.length <= total:
+            reads[route.id] = ["red"] * route.length
+            count += route.length
+    assert count == total
+    return reads
+
+
+def test_reads_of_one_colour_never_add_up_to_more_pieces_than_the_box_holds():
+    """48 red pieces in the box: with 46 spaces read red elsewhere, the red-printed
+    Denver-Oklahoma City read red too (4 more) is the one that cannot be right."""
+    reads = red_reads_over(46) | {"denver--oklahoma-city": ["red"] * 4}
+    results = {r.route: r for r in lane_results(probabilities(USA, reads, sure=0.98), USA)}
+    assert results["denver--oklahoma-city"].owner is None
+    assert results["denver--oklahoma-city"].confidence < 0.75
+    assert all(results[route].owner == "red" for route in reads if route != "denver--oklahoma-city")
+
+
+def test_within_the_box_every_read_of_a_colour_stays():
+    reads = red_reads_over(44) | {"denver--oklahoma-city": ["red"] * 4}
+    got = owners(lane_results(probabilities(USA, reads, sure=0.98), USA))
+    assert all(got[route] == "red" for route in reads)
+
+
+def test_over_the_box_the_least_sure_lane_of_the_colour_is_dropped():
+    reads = red_reads_over(50)
+    probs = probabilities(USA, reads, sure=0.98)
+    routes, _, owner_of = space_table(USA)
+    unsure = sorted(reads)[3]
+    rows = owner_of == [r.id for r in routes].index(unsure)
+    probs[rows] = 0.02 / (len(CLASSES) - 1)
+    probs[rows, CLASSES.index("red")] = 0.8
+    probs[rows, 0] = 0.18
+    got = owners(lane_results(probs, USA))
+    assert got[unsure] is None
+    assert sum(USA.routes[r].length for r in reads if got[r] == "red") <= DEFAULT.pieces_per_colour

@@ -76,6 +76,9 @@ def space_probabilities(
     # a lane of a double is never read towards its sibling: those are the sibling's pieces
     score[np.sign(offsets)[:, None] * sibling_side(board)[None, :] > 0] = -np.inf
     best = score.argmax(axis=0)
+    # a lane that no offset shows a piece colour on is read at its printed spaces: how empty
+    # it looks there, not beside it on the paper or a neighbour, says how sure "empty" is
+    best[score.max(axis=0) < config.lane_colour_min] = int(np.abs(offsets).argmin())
     return window[best[owner_of], np.arange(len(owner_of))]
 
 

@@ -28,6 +28,9 @@ class VisionConfig:
     lane_offsets: tuple[float, ...] = tuple(float(o) for o in range(-15, 16, 3))
     # ... each averaged with this many neighbouring offsets on either side
     lane_offset_window: int = 2
+    # ... unless at none of them one piece colour covers this share of the lane (it is read at
+    # its printed spaces then)
+    lane_colour_min: float = 0.4
     # a lane is claimed when at least this share of its spaces agree on one colour
     lane_agree: float = 0.75
     # below this share it is empty; between the two it is doubtful

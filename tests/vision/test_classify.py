@@ -124,6 +124,23 @@ def test_pieces_put_half_a_lane_beside_their_spaces_are_still_read_surely(
     assert lane.confidence >= 0.9
 
 
+@pytest.mark.parametrize(("name", "route_id"), [
+    ("usa-01", "el-paso--oklahoma-city"),
+    ("usa-01", "las-vegas--salt-lake-city"),
+    ("europe-01", "amsterdam--frankfurt"),
+    ("europe-01", "bucuresti--sofia"),
+])
+def test_an_empty_lane_is_read_surely_empty_at_its_printed_spaces(name, route_id):
+    """Looking half a lane beside an empty route finds the paper or a neighbour's pieces:
+    that must not make the empty lane doubtful (the review would list half the board)."""
+    truth, board, lab = read_lanes(SAMPLES / f"{name}.jpg")
+    lane = next(r for r in lane_results(space_probabilities(lab, board), board)
+                if r.route == route_id)
+    assert truth["routes"].get(route_id) is None
+    assert lane.owner is None
+    assert lane.confidence >= 0.75
+
+
 @pytest.mark.parametrize("name", ["usa-01", "europe-01"])
 def test_the_shipped_model_reads_the_lanes_of_a_rendered_photo(name):
     assert lanes_right(*read_lanes(SAMPLES / f"{name}.jpg")) >= 0.98

@@ -153,7 +153,8 @@ def _within_the_box(
 
 
 # printed route colours that pieces of a colour can be mistaken for when the route is empty
-_LOOKALIKE = {"red": {"red"}, "blue": {"blue"}, "green": {"green"}, "black": {"black"},
+# (a real USA board's pink lane was read red, 0.99 sure)
+_LOOKALIKE = {"red": {"red", "pink"}, "blue": {"blue"}, "green": {"green"}, "black": {"black"},
               "yellow": {"yellow", "orange"}}
 
 

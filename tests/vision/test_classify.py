@@ -156,6 +156,7 @@ def test_the_shipped_model_reads_the_lanes_of_a_real_photo(name):
     ("denver--oklahoma-city", "red"),     # printed red
     ("chicago--pittsburgh", "black"),     # printed black
     ("denver--kansas-city--2", "yellow"),  # printed orange
+    ("portland--san-francisco--2", "red"),  # printed pink
 ])
 def test_pieces_read_in_their_route_s_own_printed_colour_are_flagged_for_review(
         route_id, colour):

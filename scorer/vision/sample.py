@@ -6,6 +6,8 @@ exposure calibrated from the photo itself), so features compare across lighting.
 
 from __future__ import annotations
 
+from collections.abc import Hashable
+
 import cv2
 import numpy as np
 
@@ -24,10 +26,10 @@ _FLANK_A = _VV >= 8
 _FLANK_B = _VV <= -8
 
 
-_CACHE: dict[tuple[str, str, int], object] = {}
+_CACHE: dict[tuple, object] = {}
 
 
-def _cached(kind: str, board: Board, make):
+def _cached(kind: Hashable, board: Board, make):
     key = (kind, board.name, id(board))  # boards are frozen and loaded once per name
     if key not in _CACHE:
         _CACHE[key] = make()
@@ -97,17 +99,31 @@ def normalise(lab: np.ndarray, background: np.ndarray) -> np.ndarray:
 def sample_patches(
     image: np.ndarray, board: Board, scale: float = 1.0, offset: np.ndarray | None = None
 ) -> np.ndarray:
-    """The oriented patch of every space: an (N spaces, P points, C) array."""
+    """The oriented patch of every space: an (N spaces, P points, C) array.
+
+    ``offset`` may also be a stack of (S, N, 2) offsets: then the patches of every space at
+    each offset in turn, (S * N, P, C).
+    """
+    return _remap(image, *_patch_maps(board, scale, offset))
+
+
+def _patch_maps(
+    board: Board, scale: float, offset: np.ndarray | None
+) -> tuple[np.ndarray, np.ndarray]:
+    """Where ``sample_patches`` reads: x and y maps of (rows of spaces, P points)."""
     _, spaces, _ = space_table(board)
     x, y = spaces[:, 0:1], spaces[:, 1:2]
     if offset is not None:
-        x, y = x + offset[:, 0:1], y + offset[:, 1:2]
+        x, y = x + offset[..., 0:1], y + offset[..., 1:2]
     angle = np.deg2rad(spaces[:, 2:3])
     c, s = np.cos(angle), np.sin(angle)
-    px = (x + _UU * c - _VV * s) * scale
-    py = (y + _UU * s + _VV * c) * scale
-    return cv2.remap(image, px.astype(np.float32), py.astype(np.float32), cv2.INTER_LINEAR,
-                     borderMode=cv2.BORDER_REPLICATE)
+    px = ((x + _UU * c - _VV * s) * scale).reshape(-1, len(_UU))
+    py = ((y + _UU * s + _VV * c) * scale).reshape(-1, len(_UU))
+    return px.astype(np.float32), py.astype(np.float32)
+
+
+def _remap(image: np.ndarray, px: np.ndarray, py: np.ndarray) -> np.ndarray:
+    return cv2.remap(image, px, py, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
 
 
 def space_features(
@@ -126,57 +142,106 @@ def shifted_features(
     Averaging a model over a few sideways shifts makes it tolerant of pieces placed off
     their spaces and of a few px of error in the printed positions.
     """
-    light = lab[..., 0]
+    light = np.ascontiguousarray(lab[..., 0])  # once, not a copy inside each Sobel
     grad = cv2.magnitude(cv2.Sobel(light, cv2.CV_32F, 1, 0), cv2.Sobel(light, cv2.CV_32F, 0, 1))
-    stack = np.dstack([lab, grad / max(scale, 1e-6)])
+    grad /= max(scale, 1e-6)
     _, spaces, _ = space_table(board)
     angle = np.deg2rad(spaces[:, 2])
     normal = np.c_[-np.sin(angle), np.cos(angle)]
     base = np.zeros_like(normal) if offset is None else offset
-    return [_features(sample_patches(stack, board, scale, base + normal * shift), board)
-            for shift in shifts]
+    # every shift in one batch of S * N rows: one remap and one set of sorts, not one per shift
+    moved = np.stack([base + normal * shift for shift in shifts])
+    if offset is None:  # the detector's case: the same maps for every photo
+        # by repr: a float and a numpy float of one value round the maps differently
+        key = ("maps", repr(scale), repr(tuple(shifts)))
+        px, py = _cached(key, board, lambda: _patch_maps(board, scale, moved))
+    else:
+        px, py = _patch_maps(board, scale, moved)
+    # Lab and gradient sampled apart (the same maps, so the same values) spare stacking a
+    # 4-channel copy of the whole board
+    rows = _features(_remap(lab, px, py), _remap(grad, px, py), board, len(shifts))
+    return list(rows.reshape(len(shifts), len(spaces), -1))
 
 
-def _features(patch: np.ndarray, board: Board) -> np.ndarray:
-    """Feature rows from the sampled (N, P, 4) patches: Lab and gradient magnitude."""
+_CORE_AT = np.flatnonzero(_CORE)
+_FLANKS_AT = np.stack([np.flatnonzero(_FLANK_A), np.flatnonzero(_FLANK_B)])
+
+
+def _features(colour: np.ndarray, edges: np.ndarray, board: Board, shifts: int) -> np.ndarray:
+    """Feature rows from the sampled (S * N, P, 3) Lab and (S * N, P) gradient patches.
+
+    Every median and percentile here falls on a whole rank (the middle of 91, 51, 221 and 13
+    points, 10 and 90 % of 91 and 221), so each is one element of the sorted values: one
+    vectorised sort of contiguous rows per block, several times faster than ``np.median`` and
+    ``np.percentile`` across the middle axis. The sums (std, mean) are taken in the order the
+    shipped model's training features were, so they round alike.
+    """
     routes, _, owner = space_table(board)
-    core, colour = patch[:, _CORE], patch[..., :3]
-    core_med = np.median(core[..., :3], axis=1)
-    wide_med = np.median(colour, axis=1)
-    flank_a = np.median(patch[:, _FLANK_A, :3], axis=1)
-    flank_b = np.median(patch[:, _FLANK_B, :3], axis=1)
+    by_channel = np.ascontiguousarray(colour.transpose(2, 0, 1))  # (3, S * N, P)
+    core_points = by_channel[:, :, _CORE_AT]
+    core = np.sort(core_points, axis=-1)
+    flanks = by_channel[:, :, _FLANKS_AT]
+    flanks.sort(axis=-1)
+    profile = light_profile(by_channel[0]).transpose(0, 2, 1).copy()  # (S * N, U, V)
+    profile.sort(axis=-1)
+    profile = np.ascontiguousarray(profile[..., _rank(len(_V), 50)])
+    wide_std = by_channel[0].std(axis=1, keepdims=True)
+    by_channel.sort(axis=-1)
+    core_n, wide_n, flank_n = core.shape[-1], by_channel.shape[-1], flanks.shape[-1]
+    core_med = core[:, :, _rank(core_n, 50)].T
+    wide_med = by_channel[:, :, _rank(wide_n, 50)].T
+    flank_a, flank_b = (flanks[:, :, side, _rank(flank_n, 50)].T for side in (0, 1))
     dist_a = np.linalg.norm(flank_a - core_med, axis=1)
     near_a = dist_a <= np.linalg.norm(flank_b - core_med, axis=1)
     near = np.where(near_a[:, None], flank_a, flank_b)
     far = np.where(near_a[:, None], flank_b, flank_a)
-    profile = np.median(light_profile(patch[..., 0]), axis=1)
-    lane_mean = np.zeros((len(routes), 3), dtype=np.float32)
-    np.add.at(lane_mean, owner, core_med)
-    lane_mean /= np.bincount(owner, minlength=len(routes))[:, None]
-    lane_spread = np.linalg.norm(core_med - lane_mean[owner], axis=1)
+    shift_of = np.repeat(np.arange(shifts), len(owner))
+    owner_of = np.tile(owner, shifts)
+    lane_mean = np.zeros((shifts, len(routes), 3), dtype=np.float32)
+    np.add.at(lane_mean, (shift_of, owner_of), core_med)
+    lane_mean /= np.bincount(owner, minlength=len(routes))[:, None]  # as one shift at a time
+    lane_mean = lane_mean[shift_of, owner_of]
+    lane_spread = np.linalg.norm(core_med - lane_mean, axis=1)
+    # np.std over the middle axis (as the training features had it) sums point after point,
+    # not pairwise as along a contiguous row: the same order here, so the same rounding
+    core_std = np.ascontiguousarray(core_points.transpose(0, 2, 1)).std(axis=1).T
+    return np.hstack([
+        core_med,
+        core[0, :, [_rank(core_n, 10), _rank(core_n, 90)]].T,
+        core_std,
+        wide_med,
+        by_channel[0, :, [_rank(wide_n, 10), _rank(wide_n, 90)]].T,
+        wide_std,
+        near, far,
+        edges[:, _CORE_AT].mean(axis=1, keepdims=True),
+        edges.mean(axis=1, keepdims=True),
+        profile.std(axis=1, keepdims=True),
+        profile.min(axis=1, keepdims=True),
+        profile.max(axis=1, keepdims=True),
+        lane_mean,
+        lane_spread[:, None],
+        np.tile(_cached("printed", board, lambda: _printed_colours(board)), (shifts, 1)),
+    ], dtype=np.float32)
+
+
+def _rank(count: int, percent: int) -> int:
+    """The sorted position that ``np.percentile(values, percent)`` of ``count`` values is."""
+    rank, rest = divmod(percent * (count - 1), 100)
+    if rest:  # a patch shape whose percentile interpolates: not one element
+        raise ValueError(f"{percent} % of {count} values falls between two of them")
+    return rank
+
+
+def _printed_colours(board: Board) -> np.ndarray:
+    """One-hot printed colour of each space's route (none for a colour not in PRINTED_COLORS)."""
+    routes, _, owner = space_table(board)
     printed = np.zeros((len(owner), len(PRINTED_COLORS)), dtype=np.float32)
     index = {c: i for i, c in enumerate(PRINTED_COLORS)}
     for i, r in enumerate(owner):
         col = index.get(routes[r].color)
         if col is not None:
             printed[i, col] = 1.0
-    return np.hstack([
-        core_med,
-        np.percentile(core[..., 0], [10, 90], axis=1).T,
-        core[..., :3].std(axis=1),
-        wide_med,
-        np.percentile(colour[..., 0], [10, 90], axis=1).T,
-        colour[..., 0].std(axis=1, keepdims=True),
-        near, far,
-        core[..., 3].mean(axis=1, keepdims=True),
-        patch[..., 3].mean(axis=1, keepdims=True),
-        profile.std(axis=1, keepdims=True),
-        profile.min(axis=1, keepdims=True),
-        profile.max(axis=1, keepdims=True),
-        lane_mean[owner],
-        lane_spread[:, None],
-        printed,
-    ]).astype(np.float32)
+    return printed
 
 
 def light_profile(light_patch: np.ndarray) -> np.ndarray:

@@ -11,6 +11,11 @@ from collections.abc import Hashable
 import cv2
 import numpy as np
 
+# numpy loads these on first use (np.median, the locator's random generator), ~30 ms: when the
+# detector is imported, not inside the first photo's time, like the Lab tables below
+import numpy.ma  # noqa: F401
+import numpy.random  # noqa: F401
+
 from scorer.boards import Board, Route
 
 PRINTED_COLORS = ("red", "blue", "green", "yellow", "black", "white", "orange", "pink", "gray")

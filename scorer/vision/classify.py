@@ -140,11 +140,9 @@ def _within_the_box(
     for k, colour in enumerate(PIECE_COLORS, start=1):
         mine = [i for i, r in enumerate(results) if r.owner == colour]
         total = sum(routes[i].length for i in mine)
-
-        def least_sure_first(i: int, colour: str = colour, k: int = k) -> tuple[bool, float]:
-            return (routes[i].color not in _LOOKALIKE[colour], float(lanes[i][:, k].mean()))
-
-        for i in sorted(mine, key=least_sure_first):
+        sureness = {i: (routes[i].color not in _LOOKALIKE[colour], float(lanes[i][:, k].mean()))
+                    for i in mine}
+        for i in sorted(mine, key=sureness.__getitem__):
             if total <= config.pieces_per_colour:
                 break
             total -= routes[i].length

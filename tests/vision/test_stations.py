@@ -1,0 +1,75 @@
+"""Europe stations: a piece standing on a city, not the city's dot nor a train reaching in."""
+
+import cv2
+import numpy as np
+
+from scorer.boards import load_board
+from scorer.vision.model import CLASSES
+from scorer.vision.sample import space_table
+from scorer.vision.stations import find_stations
+
+EUROPE = load_board("europe")
+PAPER = (200.0, 128.0, 140.0)
+RED = (90.0, 180.0, 165.0)
+# the printed city dot under a warm cast: within reach of the red pieces' colour
+WARM_DOT = (115.0, 162.0, 160.0)
+GREY_DOT = (150.0, 128.0, 128.0)
+
+
+def rectangle(img: np.ndarray, x: float, y: float, length: float, width: float,
+              angle: float, colour: tuple[float, float, float]) -> None:
+    box = cv2.boxPoints(((x, y), (length, width), angle)).astype(np.int32)
+    cv2.fillConvexPoly(img, box, colour)
+
+
+def board_with(red_routes: list[str], dot: tuple[float, float, float] = WARM_DOT
+               ) -> tuple[np.ndarray, np.ndarray]:
+    """A rectified Lab board: paper, every city's dot (widened by blur), red trains on routes."""
+    routes, spaces, owner_of = space_table(EUROPE)
+    lab = np.zeros((1125, 1744, 3), np.float32)
+    lab[:] = PAPER
+    for city in EUROPE.cities.values():
+        cv2.circle(lab, (int(city.x), int(city.y)), 10, dot, -1)
+    probs = np.zeros((len(spaces), len(CLASSES)))
+    probs[:, 0] = 1.0
+    for i, route in enumerate(routes):
+        if route.id in red_routes:
+            for row in np.flatnonzero(owner_of == i):
+                x, y, angle = spaces[row]
+                rectangle(lab, x, y, 60, 21, angle, RED)
+                probs[row] = 0.0
+                probs[row, CLASSES.index("red")] = 0.99
+    return lab, probs
+
+
+def slip_toward(lab: np.ndarray, route_id: str, city: str, slip: float) -> None:
+    """The route's piece next to ``city`` slid toward it, as a leaning, sloppy piece looks."""
+    c = EUROPE.cities[city]
+    end = min(EUROPE.routes[route_id].spaces, key=lambda s: np.hypot(s.x - c.x, s.y - c.y))
+    step = np.array([c.x - end.x, c.y - end.y])
+    x, y = np.array([end.x, end.y]) + slip * step / np.linalg.norm(step)
+    rectangle(lab, x, y, 60, 21, end.angle, RED)
+
+
+def test_a_red_station_is_found_on_its_city():
+    lab, probs = board_with(["kyiv--smolensk"])
+    rectangle(lab, EUROPE.cities["Zürich"].x, EUROPE.cities["Zürich"].y, 27, 21, 30, RED)
+    found = {(s.city, s.owner) for s in find_stations(lab, probs, EUROPE)}
+    assert ("Zürich", "red") in found
+
+
+def test_empty_city_dots_close_to_a_piece_colour_are_not_stations():
+    lab, probs = board_with(["kyiv--smolensk"])
+    rectangle(lab, EUROPE.cities["Zürich"].x, EUROPE.cities["Zürich"].y, 27, 21, 30, RED)
+    found = {(s.city, s.owner) for s in find_stations(lab, probs, EUROPE)}
+    assert found == {("Zürich", "red")}
+
+
+def test_red_trains_reaching_into_a_city_are_not_a_red_station_there():
+    lab, probs = board_with(["cadiz--madrid", "lisboa--madrid", "kyiv--smolensk"], dot=GREY_DOT)
+    slip_toward(lab, "cadiz--madrid", "Madrid", 12)
+    slip_toward(lab, "lisboa--madrid", "Madrid", 12)
+    rectangle(lab, EUROPE.cities["Zürich"].x, EUROPE.cities["Zürich"].y, 27, 21, 30, RED)
+    found = {(s.city, s.owner) for s in find_stations(lab, probs, EUROPE)}
+    assert "Madrid" not in {city for city, _ in found}
+    assert ("Zürich", "red") in found

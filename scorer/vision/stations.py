@@ -66,34 +66,28 @@ def find_stations(
     centres = np.array([protos[n] for n in names])
     s = config.rectify_scale
     h, w = lab.shape[:2]
-    marker = city_marker(lab, board, s)
-    _, spaces, _ = space_table(board)
+    discs = _city_discs(board, config.station_radius, s)
+    pixels = lab[np.clip(discs.ys, 0, h - 1), np.clip(discs.xs, 0, w - 1)]  # city x pixel x Lab
+    # a station is shaded on its sides: compare chroma fully, lightness loosely
+    dist = np.linalg.norm((pixels[:, :, None, :] - centres) * _WEIGHT, axis=3)
+    nearest, near = dist.argmin(axis=2), dist.min(axis=2)
+    to_marker = np.linalg.norm((pixels - city_marker(lab, board, s)) * _WEIGHT, axis=2)
+    counts = (near < NEAR_PROTOTYPE) & ~((to_marker < NEAR_MARKER) & (to_marker < near))
+    # a train's own colour under its footprint is the train, not a station
     read = probs.argmax(axis=1)
-    r = int(config.station_radius * s)
-    yy, xx = np.mgrid[-r:r + 1, -r:r + 1]
-    disk = (xx**2 + yy**2) <= r * r
-    dx, dy = xx[disk] / s, yy[disk] / s  # offsets from the city, art px
-    found = []
-    for city in board.cities.values():
-        cx, cy = int(city.x * s), int(city.y * s)
-        ys, xs = np.clip(cy + yy[disk], 0, h - 1), np.clip(cx + xx[disk], 0, w - 1)
-        pixels = lab[ys, xs]
-        # a station is shaded on its sides: compare chroma fully, lightness loosely
-        dist = np.linalg.norm((pixels[:, None, :] - centres[None]) * _WEIGHT, axis=2)
-        nearest, near = dist.argmin(axis=1), dist.min(axis=1)
-        to_marker = np.linalg.norm((pixels - marker) * _WEIGHT, axis=1)
-        counts = (near < NEAR_PROTOTYPE) & ~((to_marker < NEAR_MARKER) & (to_marker < near))
-        for i in _spaces_near(board, city.name, config.station_radius):
-            k = read[i]
-            if k == 0 or probs[i, k] < TRAIN_SURE or CLASSES[k] not in protos:
-                continue
-            on_train = _on_space(dx + city.x, dy + city.y, spaces[i])
-            counts &= ~(on_train & (nearest == names.index(CLASSES[k])))
-        shares = np.bincount(nearest[counts], minlength=len(names)) / len(pixels)
-        best = int(shares.argmax())
-        if shares[best] > STATION_SHARE:
-            found.append(StationResult(city.name, names[best]))
-    return tuple(found)
+    colour = np.array([names.index(CLASSES[k]) if CLASSES[k] in protos else -1 for k in read])
+    sure = (read > 0) & (probs[np.arange(len(read)), read] >= TRAIN_SURE) & (colour >= 0)
+    rows = np.flatnonzero(sure[discs.space])
+    city, space = discs.city[rows], discs.space[rows]
+    train = discs.footprint[rows] & (nearest[city] == colour[space][:, None])
+    on_train = np.zeros_like(counts)
+    np.logical_or.at(on_train, city, train)
+    counts &= ~on_train
+    shares = np.stack([(counts & (nearest == k)).sum(axis=1) for k in range(len(names))], axis=1)
+    best = shares.argmax(axis=1)
+    cities = list(board.cities.values())
+    return tuple(StationResult(cities[i].name, names[best[i]])
+                 for i in np.flatnonzero(shares.max(axis=1) > STATION_SHARE * pixels.shape[1]))
 
 
 def city_marker(lab: np.ndarray, board: Board, scale: float = 1.0) -> np.ndarray:
@@ -106,18 +100,50 @@ def city_marker(lab: np.ndarray, board: Board, scale: float = 1.0) -> np.ndarray
     return np.median(lab[xy[:, 1], xy[:, 0]], axis=0)
 
 
-def _spaces_near(board: Board, city: str, radius: float) -> np.ndarray:
-    """Indices (in space_table order) of the spaces whose train could reach into the city disk."""
+@dataclass(frozen=True)
+class _Discs:
+    """Every city's search disk on the rectified board, and the train footprints reaching in."""
+
+    ys: np.ndarray  # city x pixel: rows of the disk's pixels
+    xs: np.ndarray
+    city: np.ndarray  # footprint row -> city index
+    space: np.ndarray  # footprint row -> space index (space_table order)
+    footprint: np.ndarray  # footprint row x pixel: under a train on that space
+
+
+_DISCS: dict[tuple[str, float, float], _Discs] = {}
+
+
+def _city_discs(board: Board, radius: float, scale: float) -> _Discs:
+    key = (board.name, radius, scale)
+    if key not in _DISCS:
+        _DISCS[key] = _make_discs(board, radius, scale)
+    return _DISCS[key]
+
+
+def _make_discs(board: Board, radius: float, scale: float) -> _Discs:
     _, spaces, _ = space_table(board)
-    c = board.cities[city]
+    r = int(radius * scale)
+    yy, xx = np.mgrid[-r:r + 1, -r:r + 1]
+    disk = (xx**2 + yy**2) <= r * r
+    centres = np.array([(c.x, c.y) for c in board.cities.values()])
+    px = centres[:, :1] + xx[disk] / scale  # city x pixel, art px
+    py = centres[:, 1:] + yy[disk] / scale
     reach = TRAIN_HALF_LENGTH + radius + TRAIN_HALF_WIDTH
-    return np.flatnonzero(np.hypot(spaces[:, 0] - c.x, spaces[:, 1] - c.y) < reach)
+    near = np.hypot(centres[:, None, 0] - spaces[:, 0], centres[:, None, 1] - spaces[:, 1]) < reach
+    city, space = np.nonzero(near)
+    return _Discs(
+        ys=(centres[:, 1:] * scale).astype(int) + yy[disk],
+        xs=(centres[:, :1] * scale).astype(int) + xx[disk],
+        city=city, space=space,
+        footprint=_on_space(px[city], py[city], spaces[space]),
+    )
 
 
 def _on_space(x: np.ndarray, y: np.ndarray, space: np.ndarray) -> np.ndarray:
-    """Which art points lie under a train piece standing (a little askew) on ``space``."""
-    a = np.radians(space[2])
-    dx, dy = x - space[0], y - space[1]
+    """Which art points (rows of ``x``, ``y``) lie under a train piece on each row's space."""
+    a = np.radians(space[:, 2:3])
+    dx, dy = x - space[:, :1], y - space[:, 1:2]
     along = np.abs(dx * np.cos(a) + dy * np.sin(a))
     across = np.abs(dy * np.cos(a) - dx * np.sin(a))
     return (along < TRAIN_HALF_LENGTH) & (across < TRAIN_HALF_WIDTH)

@@ -26,7 +26,10 @@ TRAIN_HALF_LENGTH, TRAIN_HALF_WIDTH = 38.0, 10.5
 # ... on spaces read as that colour at least this surely.
 TRAIN_SURE = 0.5
 # The share of the disk a station's colour must cover, once marker and trains are left out.
-STATION_SHARE = 0.40
+STATION_SHARE = 0.38
+# A station's base hides the city dot: when this share of the disk is still within this of the
+# dot's colour, the colour blob beside it is a train lying over the city, not a station.
+DOT_NEAR, DOT_SEEN = 12.0, 0.12
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,6 +87,7 @@ def find_stations(
     np.logical_or.at(on_train, city, train)
     counts &= ~on_train
     shares = np.stack([(counts & (nearest == k)).sum(axis=1) for k in range(len(names))], axis=1)
+    shares[(to_marker < DOT_NEAR).mean(axis=1) > DOT_SEEN] = 0
     best = shares.argmax(axis=1)
     cities = list(board.cities.values())
     return tuple(StationResult(cities[i].name, names[best[i]])

@@ -73,3 +73,23 @@ def test_red_trains_reaching_into_a_city_are_not_a_red_station_there():
     found = {(s.city, s.owner) for s in find_stations(lab, probs, EUROPE)}
     assert "Madrid" not in {city for city, _ in found}
     assert ("Zürich", "red") in found
+
+
+def test_a_piece_lying_beside_a_city_dot_that_stays_in_sight_is_not_a_station():
+    lab, probs = board_with(["kyiv--smolensk"], dot=GREY_DOT)
+    madrid = EUROPE.cities["Madrid"]
+    # covers the lower half of the disk: enough colour, but the upper half of the dot shows
+    rectangle(lab, madrid.x, madrid.y + 11, 60, 21, 0, RED)
+    rectangle(lab, EUROPE.cities["Zürich"].x, EUROPE.cities["Zürich"].y, 27, 21, 30, RED)
+    found = {(s.city, s.owner) for s in find_stations(lab, probs, EUROPE)}
+    assert found == {("Zürich", "red")}
+
+
+def test_stations_set_down_a_little_off_their_city_dots_are_still_found():
+    lab, probs = board_with(["kyiv--smolensk"])
+    for city, (dx, dy), angle in [("Zürich", (3, 0), 0), ("Madrid", (0, -3), 70),
+                                  ("Wien", (2, 2), 135)]:
+        c = EUROPE.cities[city]
+        rectangle(lab, c.x + dx, c.y + dy, 27, 21, angle, RED)
+    found = {(s.city, s.owner) for s in find_stations(lab, probs, EUROPE)}
+    assert found == {("Zürich", "red"), ("Madrid", "red"), ("Wien", "red")}

@@ -48,6 +48,23 @@ class VisionConfig:
     over_the_box_confidence: float = 0.3
     # stations: search radius around a city (art px)
     station_radius: int = 14
+    # ... a pixel counts for a piece colour within this of its look in the photo (Lab, lightness
+    # weighted 0.35) ...
+    station_near_piece: float = 28.0
+    # ... unless it is closer still to the printed city dot and within this of it (an empty
+    # city's brownish-red dot reads as a red or dark station under a warm cast)
+    station_near_dot: float = 16.0
+    # a train piece is 60 art px long on a 54 px space, and leans and slips: its colour is not a
+    # station's this far along and across from a space read as that colour this surely
+    station_train_half_length: float = 38.0
+    station_train_half_width: float = 10.5
+    station_train_sure: float = 0.5
+    # the share of the disk one colour must cover, once the dot and trains are left out
+    station_share: float = 0.38
+    # a station's base hides the city dot: when this share of the disk is still within this of
+    # the dot's colour, the colour beside it is a train lying over the city, not a station
+    station_dot_near: float = 12.0
+    station_dot_seen: float = 0.12
 
 
 DEFAULT = VisionConfig()

@@ -14,24 +14,6 @@ from scorer.vision.sample import space_table
 
 _WEIGHT = np.array([0.35, 1.0, 1.0], dtype=np.float32)
 
-# Tunables of the station search (module constants, not in VisionConfig: only this stage uses them).
-# A pixel counts for a colour when it is this close to its prototype (weighted Lab) ...
-NEAR_PROTOTYPE = 28.0
-# ... unless it is closer still to the printed city marker and within this of it: an empty
-# city's own dot (brownish red) otherwise reads as a red or dark station under a warm cast.
-NEAR_MARKER = 16.0
-# A train piece is 60 art px long on a 54 px space, and it leans and slips: its pixels are not
-# station pixels for this much past the space's length (art px)...
-TRAIN_HALF_LENGTH, TRAIN_HALF_WIDTH = 38.0, 10.5
-# ... on spaces read as that colour at least this surely.
-TRAIN_SURE = 0.5
-# The share of the disk a station's colour must cover, once marker and trains are left out.
-STATION_SHARE = 0.38
-# A station's base hides the city dot: when this share of the disk is still within this of the
-# dot's colour, the colour blob beside it is a train lying over the city, not a station.
-DOT_NEAR, DOT_SEEN = 12.0, 0.12
-
-
 @dataclass(frozen=True, slots=True)
 class StationResult:
     city: str
@@ -69,17 +51,19 @@ def find_stations(
     centres = np.array([protos[n] for n in names])
     s = config.rectify_scale
     h, w = lab.shape[:2]
-    discs = _city_discs(board, config.station_radius, s)
+    discs = _city_discs(board, config, s)
     pixels = lab[np.clip(discs.ys, 0, h - 1), np.clip(discs.xs, 0, w - 1)]  # city x pixel x Lab
     # a station is shaded on its sides: compare chroma fully, lightness loosely
     dist = np.linalg.norm((pixels[:, :, None, :] - centres) * _WEIGHT, axis=3)
     nearest, near = dist.argmin(axis=2), dist.min(axis=2)
     to_marker = np.linalg.norm((pixels - city_marker(lab, board, s)) * _WEIGHT, axis=2)
-    counts = (near < NEAR_PROTOTYPE) & ~((to_marker < NEAR_MARKER) & (to_marker < near))
+    on_dot = (to_marker < config.station_near_dot) & (to_marker < near)
+    counts = (near < config.station_near_piece) & ~on_dot
     # a train's own colour under its footprint is the train, not a station
     read = probs.argmax(axis=1)
     colour = np.array([names.index(CLASSES[k]) if CLASSES[k] in protos else -1 for k in read])
-    sure = (read > 0) & (probs[np.arange(len(read)), read] >= TRAIN_SURE) & (colour >= 0)
+    surely = probs[np.arange(len(read)), read] >= config.station_train_sure
+    sure = (read > 0) & surely & (colour >= 0)
     rows = np.flatnonzero(sure[discs.space])
     city, space = discs.city[rows], discs.space[rows]
     train = discs.footprint[rows] & (nearest[city] == colour[space][:, None])
@@ -87,11 +71,11 @@ def find_stations(
     np.logical_or.at(on_train, city, train)
     counts &= ~on_train
     shares = np.stack([(counts & (nearest == k)).sum(axis=1) for k in range(len(names))], axis=1)
-    shares[(to_marker < DOT_NEAR).mean(axis=1) > DOT_SEEN] = 0
+    shares[(to_marker < config.station_dot_near).mean(axis=1) > config.station_dot_seen] = 0
     best = shares.argmax(axis=1)
     cities = list(board.cities.values())
-    return tuple(StationResult(cities[i].name, names[best[i]])
-                 for i in np.flatnonzero(shares.max(axis=1) > STATION_SHARE * pixels.shape[1]))
+    enough = shares.max(axis=1) > config.station_share * pixels.shape[1]
+    return tuple(StationResult(cities[i].name, names[best[i]]) for i in np.flatnonzero(enough))
 
 
 def city_marker(lab: np.ndarray, board: Board, scale: float = 1.0) -> np.ndarray:
@@ -115,17 +99,20 @@ class _Discs:
     footprint: np.ndarray  # footprint row x pixel: under a train on that space
 
 
-_DISCS: dict[tuple[str, float, float], _Discs] = {}
+_DISCS: dict[tuple, _Discs] = {}
 
 
-def _city_discs(board: Board, radius: float, scale: float) -> _Discs:
-    key = (board.name, radius, scale)
+def _city_discs(board: Board, config: VisionConfig, scale: float) -> _Discs:
+    size = (config.station_radius, config.station_train_half_length,
+            config.station_train_half_width)
+    key = (board.name, scale, size)
     if key not in _DISCS:
-        _DISCS[key] = _make_discs(board, radius, scale)
+        _DISCS[key] = _make_discs(board, scale, *size)
     return _DISCS[key]
 
 
-def _make_discs(board: Board, radius: float, scale: float) -> _Discs:
+def _make_discs(board: Board, scale: float, radius: float, half_length: float,
+                half_width: float) -> _Discs:
     _, spaces, _ = space_table(board)
     r = int(radius * scale)
     yy, xx = np.mgrid[-r:r + 1, -r:r + 1]
@@ -133,21 +120,22 @@ def _make_discs(board: Board, radius: float, scale: float) -> _Discs:
     centres = np.array([(c.x, c.y) for c in board.cities.values()])
     px = centres[:, :1] + xx[disk] / scale  # city x pixel, art px
     py = centres[:, 1:] + yy[disk] / scale
-    reach = TRAIN_HALF_LENGTH + radius + TRAIN_HALF_WIDTH
+    reach = half_length + radius + half_width
     near = np.hypot(centres[:, None, 0] - spaces[:, 0], centres[:, None, 1] - spaces[:, 1]) < reach
     city, space = np.nonzero(near)
     return _Discs(
         ys=(centres[:, 1:] * scale).astype(int) + yy[disk],
         xs=(centres[:, :1] * scale).astype(int) + xx[disk],
         city=city, space=space,
-        footprint=_on_space(px[city], py[city], spaces[space]),
+        footprint=_on_space(px[city], py[city], spaces[space], half_length, half_width),
     )
 
 
-def _on_space(x: np.ndarray, y: np.ndarray, space: np.ndarray) -> np.ndarray:
+def _on_space(x: np.ndarray, y: np.ndarray, space: np.ndarray, half_length: float,
+              half_width: float) -> np.ndarray:
     """Which art points (rows of ``x``, ``y``) lie under a train piece on each row's space."""
     a = np.radians(space[:, 2:3])
     dx, dy = x - space[:, :1], y - space[:, 1:2]
     along = np.abs(dx * np.cos(a) + dy * np.sin(a))
     across = np.abs(dy * np.cos(a) - dx * np.sin(a))
-    return (along < TRAIN_HALF_LENGTH) & (across < TRAIN_HALF_WIDTH)
+    return (along < half_length) & (across < half_width)

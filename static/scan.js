@@ -44,8 +44,10 @@
       scale = parseFloat(box.getAttribute("data-factor")) || 1;
       read();
       draw();
+      box.setAttribute("data-ready", ""); // taps count from now on (the photo has its size)
     }
     img.addEventListener("click", function (e) {
+      if (!box.hasAttribute("data-ready")) return;
       if (points.length >= 4) points = [];
       var rect = img.getBoundingClientRect();
       var k = img.naturalWidth / rect.width * scale;

@@ -74,6 +74,8 @@ def test_a_photo_without_a_board_offers_placing_the_corners_by_hand(phone, table
     phone.locator("[data-place-corners]").tap()
     photo = phone.locator("[data-corner-img]")
     expect(photo).to_be_visible()
+    # the photo has loaded and the page listens to taps (a tap before that placed nothing)
+    expect(phone.locator("[data-corner-photo][data-ready]")).to_have_count(1)
     box = photo.bounding_box()
     for fx, fy in ((0.1, 0.1), (0.9, 0.1), (0.9, 0.9), (0.1, 0.9)):
         phone.mouse.click(box["x"] + fx * box["width"], box["y"] + fy * box["height"])

@@ -457,9 +457,14 @@ def candidates(small: np.ndarray, lab: np.ndarray) -> Iterator[np.ndarray]:
     if frame is not None:
         yield frame
     far = far_from_table_masks(lab)
-    masks = (*(lambda m=m: m for m in far), lambda: border_mask(small), lambda: edge_mask(small))
-    for mask in masks:  # each made only when the search gets to it
-        quad = quad_from_mask(mask())
+
+    def masks() -> Iterator[np.ndarray]:  # each made only when the search gets to it
+        yield from far
+        yield border_mask(small)
+        yield edge_mask(small)
+
+    for mask in masks():
+        quad = quad_from_mask(mask)
         if quad is not None:
             yield quad
     # blurred at a quarter size: it holds no detail worth the time
@@ -760,22 +765,19 @@ def snap_to_edges(mid: np.ndarray, mid_scale: float, corners: np.ndarray, config
         if any(q is None for q in quad) or np.max(np.linalg.norm(quad - c, axis=1)) > 1.5 * band:
             continue
         quads.append((bin(subset).count("1"), quad))
-    best, best_key = c, None
     floor = reference - 0.15 * abs(reference)
+
+    def fit(quad: np.ndarray) -> float:
+        at = quad * score_scale / mid_scale
+        value = score(at)
+        return value if value >= floor else _best_frame_shift(score, at, value)
+
     for count in (4, 3, 2, 1):
-        for n, quad in quads:
-            if n != count:
-                continue
-            quad_at = quad * score_scale / mid_scale
-            value = score(quad_at)
-            if value < floor:
-                value = _best_frame_shift(score, quad_at, value)
-            if value >= floor and (
-                    best_key is None or value > best_key[1]):
-                best, best_key = quad, (count, value)
-        if best_key is not None:
-            break
-    return best / mid_scale, best_key[0] if best_key else 0
+        fits = [(value, quad) for value, quad in ((fit(q), q) for n, q in quads if n == count)
+                if value >= floor]
+        if fits:
+            return max(fits, key=lambda f: f[0])[1] / mid_scale, count
+    return c / mid_scale, 0
 
 
 def _side_line(blurred: np.ndarray, a: np.ndarray, b: np.ndarray, band: float):

@@ -14,6 +14,7 @@ from scorer.vision.sample import space_table
 
 _WEIGHT = np.array([0.35, 1.0, 1.0], dtype=np.float32)
 
+
 @dataclass(frozen=True, slots=True)
 class StationResult:
     city: str

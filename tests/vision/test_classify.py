@@ -35,6 +35,10 @@ def owners(results) -> dict[str, str | None]:
     return {r.route: r.owner for r in results}
 
 
+def lane_of(results, route_id: str):
+    return next(r for r in results if r.route == route_id)
+
+
 def test_a_lane_covered_by_one_colour_is_owned_and_others_are_empty():
     probs = probabilities(USA, {"denver--omaha": ["red"] * 4})
     got = owners(lane_results(probs, USA))
@@ -118,8 +122,7 @@ def test_pieces_put_half_a_lane_beside_their_spaces_are_still_read_surely(
     x0, x1, y0, y1 = int(min(xs)) - 30, int(max(xs)) + 30, int(min(ys)) - 30, int(max(ys)) + 30
     moved = lab.copy()
     moved[y0:y1, x0:x1] = np.roll(lab[y0:y1, x0:x1], across, axis=1)
-    lane = next(r for r in lane_results(space_probabilities(moved, board), board)
-                if r.route == route_id)
+    lane = lane_of(lane_results(space_probabilities(moved, board), board), route_id)
     assert lane.owner == truth["routes"][route_id]
     assert lane.confidence >= 0.9
 
@@ -134,8 +137,7 @@ def test_an_empty_lane_is_read_surely_empty_at_its_printed_spaces(name, route_id
     """Looking half a lane beside an empty route finds the paper or a neighbour's pieces:
     that must not make the empty lane doubtful (the review would list half the board)."""
     truth, board, lab = read_lanes(SAMPLES / f"{name}.jpg")
-    lane = next(r for r in lane_results(space_probabilities(lab, board), board)
-                if r.route == route_id)
+    lane = lane_of(lane_results(space_probabilities(lab, board), board), route_id)
     assert truth["routes"].get(route_id) is None
     assert lane.owner is None
     assert lane.confidence >= 0.75
@@ -164,7 +166,7 @@ def test_pieces_read_in_their_route_s_own_printed_colour_are_flagged_for_review(
     never sure, so the review lists it."""
     route = USA.routes[route_id]
     probs = probabilities(USA, {route_id: [colour] * route.length}, sure=0.98)
-    lane = next(r for r in lane_results(probs, USA) if r.route == route_id)
+    lane = lane_of(lane_results(probs, USA), route_id)
     assert lane.owner == colour
     assert lane.confidence <= DEFAULT.same_colour_confidence
 
@@ -172,7 +174,7 @@ def test_pieces_read_in_their_route_s_own_printed_colour_are_flagged_for_review(
 def test_pieces_on_a_route_printed_in_another_colour_stay_sure():
     route = USA.routes["denver--oklahoma-city"]
     probs = probabilities(USA, {route.id: ["blue"] * route.length}, sure=0.98)
-    lane = next(r for r in lane_results(probs, USA) if r.route == route.id)
+    lane = lane_of(lane_results(probs, USA), route.id)
     assert lane.owner == "blue" and lane.confidence > 0.9
 
 

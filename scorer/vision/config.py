@@ -31,12 +31,14 @@ class VisionConfig:
     # ... unless at none of them one piece colour covers this share of the lane (it is read at
     # its printed spaces then)
     lane_colour_min: float = 0.4
-    # a lane is claimed when at least this share of its spaces agree on one colour
-    lane_agree: float = 0.75
+    # a lane is claimed when at least this share of its spaces agree on one colour: above 3/4,
+    # so a lane of up to four spaces needs all of them (one left bare is a lane half done, not
+    # a misread space), a longer one may have one space misread
+    lane_agree: float = 0.8
     # below this share it is empty; between the two it is doubtful
     lane_doubt: float = 0.3
     # ... and none of its spaces may look empty with more than this probability
-    space_empty_max: float = 0.95
+    space_empty_max: float = 0.9
     # a lane read in its own printed colour (red pieces on a red route, yellow on orange) is
     # the classifier's commonest mistake on real photos: never surer than this, so the review
     # lists it among the doubtful ones

@@ -52,6 +52,21 @@ def test_a_half_covered_lane_is_doubtful_not_claimed():
     assert lane.owner is None and lane.confidence < 0.5
 
 
+def test_a_short_lane_with_one_space_bare_is_doubtful_not_claimed():
+    results = lane_results(probabilities(USA, {"denver--omaha": ["red", "red", "red", None]}), USA)
+    lane = lane_of(results, "denver--omaha")
+    assert lane.owner is None and lane.confidence < 0.75
+
+
+def test_a_long_lane_with_one_space_misread_is_still_claimed():
+    probs = probabilities(USA, {"helena--seattle": ["green"] * 5 + [None]})
+    routes, _, owner_of = space_table(USA)
+    lane = next(i for i, r in enumerate(routes) if r.id == "helena--seattle")
+    # the misread space: more empty than green, but not surely empty
+    probs[np.flatnonzero(owner_of == lane)[-1], [0, CLASSES.index("green")]] = [0.6, 0.36]
+    assert lane_of(lane_results(probs, USA), "helena--seattle").owner == "green"
+
+
 def test_one_colour_seen_on_both_lanes_of_a_double_goes_to_the_lane_it_covers_better():
     probs = probabilities(USA, {"new-york--washington": ["blue", "blue"],
                                 "new-york--washington--2": ["blue", "blue"]})

@@ -144,34 +144,24 @@ def locate(image: np.ndarray, board: Board, config: VisionConfig = DEFAULT) -> L
     by the aligner (which converges from a few % of the diagonal away); the content score and
     the correlation with the pattern of spaces pick the winner, and its margin over a
     different answer makes the confidence. Outlines from long straight lines are only tried
-    when the cheap segmentations found nothing sure (busy or board-coloured tables)."""
+    when the cheap segmentations found nothing sure (busy or board-coloured tables). When
+    nothing passes, the search runs once more with the aligner measuring the paper around
+    each pixel rather than one paper colour (a glare spot or a lamp in a dim room light the
+    paper unevenly, and the one colour then hides the routes in the bright part)."""
     small, scale = resize_long(image, config.locate_long_side)
     # the edge search's image is blurred before use, so a plain linear resize does for it
     # (and is five times cheaper than by area)
     mid, mid_scale = resize_long(image, config.refine_long_side, cv2.INTER_LINEAR)
     lab = blurred_lab(small)
-    search = _Search(lab, board)
-    ranked = search.rank(candidates(small, lab))
-    if not ranked or ranked[0][0][2] < _SURE_CORRELATION:
-        # long-line quads are rougher than the masks' outlines: aligned from further away
-        ranked = sorted(ranked + search.rank(line_quads(small), by_pattern=True, levels=_WIDE),
-                        key=lambda h: -h[0][0])
-    if not ranked:
+    for local_paper in (False, True):
+        search = _Search(lab, board, local_paper)
+        found = _best_fit(search, small, lab)
+        if found is not None:
+            break
+    else:
         raise BoardNotFound(_NOT_FOUND)
-    best, (best_value, best_score, best_corr) = ranked[0][1], ranked[0][0]
-    for i, ((value, _, _), corners) in enumerate(ranked[:2]):
-        if i and value < 0.5 * best_value:
-            continue  # far behind: a finer fit would not make it the best
-        fitted = search.align(corners, _FINE)
-        if fitted is not None:
-            v = search.value(fitted)
-            if v[0] > best_value:
-                best, (best_value, best_score, best_corr) = fitted, v
-    best, best_score = polish(search.score, best, best_score, 0.5 * diagonal(best))
+    best, best_score, best_corr, rival = found
     value = best_score * _pattern(best_corr)
-    if value < _MIN_SCORE and best_corr < _SURE_CORRELATION:
-        raise BoardNotFound(_NOT_FOUND)
-    rival = max((v[0] for v, c in ranked if corner_error(c, best) > 0.05), default=0.0)
     fitted = best / scale
     corners, sides = snap_to_edges(mid, mid_scale, fitted, config, search.score, scale)
     frame = _cropped_frame(image)
@@ -181,13 +171,43 @@ def locate(image: np.ndarray, board: Board, config: VisionConfig = DEFAULT) -> L
     return Located(corners, fitted, confidence, best_score)
 
 
+def _best_fit(search: _Search, small: np.ndarray, lab: np.ndarray,
+              ) -> tuple[np.ndarray, float, float, float] | None:
+    """The best outline in ``small`` pixels, polished, with its content score, its pattern
+    correlation and the best value of a different outline; None if it is no board."""
+    ranked = search.rank(candidates(small, lab))
+    if not ranked or ranked[0][0][2] < _SURE_CORRELATION:
+        # long-line quads are rougher than the masks' outlines: aligned from further away
+        ranked = sorted(ranked + search.rank(line_quads(small), by_pattern=True, levels=_WIDE),
+                        key=lambda h: -h[0][0])
+    if not ranked:
+        return None
+    best, (best_value, best_score, best_corr) = ranked[0][1], ranked[0][0]
+    for i, ((value, _, _), corners) in enumerate(ranked[:2]):
+        if i and value < 0.5 * best_value:
+            continue  # far behind: a finer fit would not make it the best
+        fitted = search.align(corners, _FINE)
+        if fitted is not None:
+            v = search.value(fitted)
+            if v[0] > best_value:
+                best, (best_value, best_score, best_corr) = fitted, v
+    if best_score >= _MIN_SCORE:
+        best, best_score = polish(search.score, best, best_score, 0.5 * diagonal(best))
+    # else the board stands on its pattern of spaces alone: the content score's peak is then
+    # as likely noise (a dim or unevenly lit photo) and would pull the aligner's fit off
+    if best_score * _pattern(best_corr) < _MIN_SCORE and best_corr < _SURE_CORRELATION:
+        return None
+    rival = max((v[0] for v, c in ranked if corner_error(c, best) > 0.05), default=0.0)
+    return best, best_score, best_corr, rival
+
+
 class _Search:
     """Candidate outlines to ranked hypotheses: each plausible orientation coarsely aligned,
     the best few by content score then judged by content and pattern correlation."""
 
-    def __init__(self, lab: np.ndarray, board: Board):
+    def __init__(self, lab: np.ndarray, board: Board, local_paper: bool = False):
         self.score = ContentScore(lab, board)
-        self.align = Aligner(lab, board)
+        self.align = Aligner(lab, board, local_paper)
 
     def value(self, corners: np.ndarray) -> tuple[float, float, float]:
         """The content score, discounted when the pattern of spaces is not there (a quad
@@ -310,12 +330,21 @@ class Aligner:
     """Pulls a rough outline onto the board by ECC (enhanced correlation) between a drawing
     of the printed spaces and cities and the photo's "not paper" image, band-passed so big
     areas (sea, table) do not pull. It converges from ~5 % of the diagonal away, where the
-    content score's own polish needs < 1 %."""
+    content score's own polish needs < 1 %.
+
+    "Not paper" is the distance from the paper colour under the outline, or with
+    ``local_paper`` from the paper around each pixel: under a glare spot or a lamp in a dim
+    room the paper is far brighter in one place than in another, and a route in the bright
+    place is then nearer the one paper colour than the bright paper beside it is (the routes
+    there vanish from the image)."""
 
     _HIGH_PASS = 40.0  # art px: structures wider than this (sea, shadows) are removed
+    # art px: with ``local_paper``, the paper around a pixel is the median of a window this
+    # wide: paper outnumbers routes and cities in it, and it follows a glare spot
+    _LOCAL_PAPER = 100.0
 
-    def __init__(self, lab: np.ndarray, board: Board):
-        self.board = board
+    def __init__(self, lab: np.ndarray, board: Board, local_paper: bool = False):
+        self.board, self.local_paper = board, local_paper
         self.paper = background_points(board)[::7]
         self._features: dict[tuple, np.ndarray] = {}
         self.pyramid = [lab]  # halved until a template pixel spans a couple of photo pixels
@@ -371,20 +400,37 @@ class Aligner:
         return float(a @ b) / norm if norm > 1e-9 else 0.0  # a blank view: nothing there
 
     def _feature(self, lab: np.ndarray, h: np.ndarray, px: float, k: float) -> np.ndarray:
-        """How far each pixel is from the paper colour, minus its wide surroundings."""
-        p = project(h, self.paper).astype(np.float32)
-        values = cv2.remap(lab, p[:, :1], p[:, 1:], cv2.INTER_LINEAR)[:, 0]
-        paper = np.median(values, axis=0).astype(np.float32)
-        # hypotheses about one board agree on its paper and size: compute each image once
-        key = (lab.shape, *np.round(paper / 6.0).astype(int), round(np.log(px) * 5), k)
+        """How far each pixel is from the paper, minus its wide surroundings."""
+        if self.local_paper:
+            paper = None  # the same image for every hypothesis of this size
+            key: tuple = (lab.shape, round(np.log(px) * 5), k)
+        else:
+            p = project(h, self.paper).astype(np.float32)
+            values = cv2.remap(lab, p[:, :1], p[:, 1:], cv2.INTER_LINEAR)[:, 0]
+            paper = np.median(values, axis=0).astype(np.float32)
+            # hypotheses about one board agree on its paper and size: compute each image once
+            key = (lab.shape, *np.round(paper / 6.0).astype(int), round(np.log(px) * 5), k)
         if key not in self._features:
-            far = np.minimum(cv2.sqrt(_squared_norm(cv2.subtract(lab, (*paper.tolist(), 0.0))))
-                             / 40.0, 1.5)
+            around = (_local_median(lab, self._LOCAL_PAPER * px) if paper is None
+                      else (*paper.tolist(), 0.0))
+            far = np.minimum(cv2.sqrt(_squared_norm(cv2.subtract(lab, around))) / 40.0, 1.5)
             far = np.maximum(0.0, far - _wide_blur(far, self._HIGH_PASS * px))
             if 0.5 * px / k > 0.7:  # no finer than the template's pixels
                 far = cv2.GaussianBlur(far, (0, 0), 0.5 * px / k)
             self._features[key] = far.astype(np.float32)
         return self._features[key]
+
+
+def _local_median(lab: np.ndarray, window: float) -> np.ndarray:
+    """Each channel's median over a ``window`` px wide square around each pixel (at least
+    5 px). A median this wide is smooth: it is taken on 5 x 5 samples spread over the window
+    and scaled back up (a wide median filter of the whole image costs more than the rest of
+    the search, and OpenCV's is quick up to 5 px only)."""
+    h, w = lab.shape[:2]
+    step = max(1, round(window / 5))
+    samples = np.ascontiguousarray(np.clip(lab[step // 2::step, step // 2::step], 0, 255))
+    median = cv2.medianBlur(samples.astype(np.uint8), 5).astype(np.float32)
+    return cv2.resize(median, (w, h), interpolation=cv2.INTER_LINEAR)
 
 
 def _squared_norm(image: np.ndarray) -> np.ndarray:

@@ -191,10 +191,10 @@ def _best_fit(search: _Search, small: np.ndarray, lab: np.ndarray,
             v = search.value(fitted)
             if v[0] > best_value:
                 best, (best_value, best_score, best_corr) = fitted, v
-    if best_score >= _MIN_SCORE:
+    # the content score measures from one paper colour too: on a photo that needed the paper
+    # around each pixel its peak is as likely noise, and would pull the aligner's fit off
+    if not search.local_paper:
         best, best_score = polish(search.score, best, best_score, 0.5 * diagonal(best))
-    # else the board stands on its pattern of spaces alone: the content score's peak is then
-    # as likely noise (a dim or unevenly lit photo) and would pull the aligner's fit off
     if best_score * _pattern(best_corr) < _MIN_SCORE and best_corr < _SURE_CORRELATION:
         return None
     rival = max((v[0] for v, c in ranked if corner_error(c, best) > 0.05), default=0.0)
@@ -206,6 +206,7 @@ class _Search:
     the best few by content score then judged by content and pattern correlation."""
 
     def __init__(self, lab: np.ndarray, board: Board, local_paper: bool = False):
+        self.local_paper = local_paper
         self.score = ContentScore(lab, board)
         self.align = Aligner(lab, board, local_paper)
 

@@ -12,8 +12,8 @@ from scorer.vision.config import DEFAULT, VisionConfig
 from scorer.vision.geometry import rectify
 from scorer.vision.model import CLASSES, Mlp, load_model
 from scorer.vision.sample import (
-    background_color,
     normalise,
+    paper_map,
     shifted_features,
     space_table,
     to_lab,
@@ -37,9 +37,11 @@ class LaneResult:
 def board_lab(
     image: np.ndarray, board: Board, corners: np.ndarray, config: VisionConfig = DEFAULT
 ) -> np.ndarray:
-    """The rectified map area in Lab, normalised by the photo's own paper colour."""
+    """The rectified map area in Lab, normalised by the photo's own paper colour around
+    each point."""
     lab = to_lab(rectify(image, board, corners, config.rectify_scale))
-    return normalise(lab, background_color(lab, board, config.rectify_scale))
+    return normalise(lab, paper_map(lab, board, config.rectify_scale, config.paper_cell,
+                                    config.paper_smooth, config.paper_ratio))
 
 
 def space_probabilities(

@@ -19,6 +19,11 @@ class VisionConfig:
     refine_band: float = 0.015
     # rectified board: art pixels per rectified pixel (1.0 = 1744 x 1125 map area)
     rectify_scale: float = 1.0
+    # the paper's colour is measured in squares of this many art px, spread over this many
+    # squares, its lightness within this range of the whole photo's paper (sample.paper_map)
+    paper_cell: float = 140.0
+    paper_smooth: float = 1.0
+    paper_ratio: tuple[float, float] = (0.6, 1.6)
     # photo quality gates
     min_brightness: float = 35.0
     min_sharpness: float = 6.0

@@ -1,7 +1,8 @@
 """Stage 4a: measurements of every train space on the rectified board.
 
-Colours are CIE Lab, normalised by the map background of the same photo (white balance and
-exposure calibrated from the photo itself), so features compare across lighting.
+Colours are CIE Lab, normalised by the map background of the same photo, square by square
+(white balance, exposure and uneven light calibrated from the photo itself), so features
+compare across lighting.
 """
 
 from __future__ import annotations
@@ -92,12 +93,56 @@ def background_color(lab: np.ndarray, board: Board, scale: float = 1.0) -> np.nd
     return np.median(light, axis=0)
 
 
-def normalise(lab: np.ndarray, background: np.ndarray) -> np.ndarray:
-    """Scale lightness and shift chroma so that the paper has the same colour in every photo."""
+def paper_map(
+    lab: np.ndarray, board: Board, scale: float = 1.0, cell: float = 140.0,
+    smooth: float = 1.0, ratio: tuple[float, float] = (0.6, 1.6),
+) -> np.ndarray:
+    """The paper's Lab at every pixel of the map, (H, W, 3): light falls unevenly on a board
+    (a lamp to one side, a shadow over one corner), so one colour for the whole photo leaves
+    a shaded yellow piece looking orange and a lit black one grey.
+
+    Each ``cell`` art px square takes the median of its light background points (as
+    ``background_color`` does for the whole map); the squares are spread over the map by a
+    normalised Gaussian of ``smooth`` squares, so one without paper (dense routes) takes its
+    neighbours' colour, and the photo's own where none is near. Lightness stays within
+    ``ratio`` of the photo's paper: a square covered by pieces or cards is not paper.
+    """
+    h, w = lab.shape[:2]
+    photo_paper = background_color(lab, board, scale)
+    pts = (background_points(board) * scale).astype(int)
+    values = lab[pts[:, 1], pts[:, 0]]
+    step = cell * scale
+    cols, rows = int(np.ceil(w / step)), int(np.ceil(h / step))
+    square = (np.minimum(pts[:, 1] // step, rows - 1) * cols
+              + np.minimum(pts[:, 0] // step, cols - 1)).astype(int)
+    colour = np.zeros((rows * cols, 3), np.float32)
+    weight = np.zeros(rows * cols, np.float32)
+    for k in np.unique(square):
+        v = values[square == k]
+        if len(v) >= 8:  # a few points are a printed line or a city name, not the paper
+            colour[k] = np.median(v[v[:, 0] >= np.median(v[:, 0])], axis=0)
+            weight[k] = 1.0
+    colour, weight = colour.reshape(rows, cols, 3), weight.reshape(rows, cols)
+    spread = cv2.GaussianBlur(colour * weight[..., None], (0, 0), smooth,
+                              borderType=cv2.BORDER_REPLICATE)
+    near = cv2.GaussianBlur(weight, (0, 0), smooth, borderType=cv2.BORDER_REPLICATE)
+    grid = np.where(near[..., None] > 1e-3, spread / np.maximum(near, 1e-3)[..., None],
+                    photo_paper)
+    grid[..., 0] = np.clip(grid[..., 0], ratio[0] * photo_paper[0], ratio[1] * photo_paper[0])
+    # each square's colour at its centre: stretched over whole squares, then cut to the map
+    size = round(step)
+    full = cv2.resize(grid.astype(np.float32), (cols * size, rows * size),
+                      interpolation=cv2.INTER_LINEAR)
+    return full[:h, :w]
+
+
+def normalise(lab: np.ndarray, paper: np.ndarray) -> np.ndarray:
+    """Scale lightness and shift chroma so that the paper has the same colour in every photo
+    and across the board: ``paper`` is one Lab colour, or one per pixel (``paper_map``)."""
     out = lab.copy()
-    out[..., 0] *= _BG_TARGET[0] / max(float(background[0]), 1.0)
-    out[..., 1] += _BG_TARGET[1] - background[1]
-    out[..., 2] += _BG_TARGET[2] - background[2]
+    out[..., 0] *= _BG_TARGET[0] / np.maximum(paper[..., 0], 1.0)
+    out[..., 1] += _BG_TARGET[1] - paper[..., 1]
+    out[..., 2] += _BG_TARGET[2] - paper[..., 2]
     return out
 
 

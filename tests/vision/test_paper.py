@@ -1,0 +1,61 @@
+"""The paper's colour measured across the board: uneven light normalised away."""
+
+import numpy as np
+
+from scorer.boards import load_board
+from scorer.vision.sample import background_points, normalise, paper_map, space_table
+
+USA = load_board("usa")
+PAPER, PIECE = 185.0, 40.0
+
+
+def lit_board(light) -> np.ndarray:
+    """A drawn Lab map: paper everywhere and a dark piece on every space, lit by
+    ``light(x)`` (a factor on lightness across the board)."""
+    h, w = int(USA.art_frame["height"]), int(USA.art_frame["width"])
+    lab = np.empty((h, w, 3), np.float32)
+    lab[..., 0], lab[..., 1], lab[..., 2] = PAPER, 128.0, 134.0
+    _, spaces, _ = space_table(USA)
+    for x, y, _angle in spaces:
+        lab[int(y) - 6:int(y) + 7, int(x) - 15:int(x) + 16, 0] = PIECE
+    lab[..., 0] *= light(np.arange(w, dtype=np.float32))[None, :]
+    return lab
+
+
+def ramp(x: np.ndarray) -> np.ndarray:
+    """A lamp to the right: the left edge of the board gets 0.7 of the light, the right 1.3."""
+    return 0.7 + 0.6 * x / x[-1]
+
+
+def pieces_light(lab: np.ndarray) -> np.ndarray:
+    _, spaces, _ = space_table(USA)
+    return lab[spaces[:, 1].astype(int), spaces[:, 0].astype(int), 0]
+
+
+def test_under_a_lamp_to_one_side_the_paper_is_one_colour_across_the_board():
+    out = normalise(lit_board(ramp), paper_map(lit_board(ramp), USA))
+    pts = background_points(USA).astype(int)
+    paper = out[pts[:, 1], pts[:, 0], 0]
+    assert np.percentile(np.abs(paper - PAPER), 95) < 10
+
+
+def test_under_a_lamp_to_one_side_pieces_look_alike_at_both_ends_of_the_board():
+    lab = lit_board(ramp)
+    light = pieces_light(normalise(lab, paper_map(lab, USA)))
+    assert np.percentile(np.abs(light - PIECE), 95) < 5
+    # one colour for the whole photo leaves the shaded end's pieces darker than the lit end's
+    whole = pieces_light(normalise(lab, np.median(paper_map(lab, USA), axis=(0, 1))))
+    assert np.percentile(np.abs(whole - PIECE), 95) > 10
+
+
+def test_evenly_lit_the_paper_map_is_the_photo_s_paper_colour():
+    lab = lit_board(lambda x: np.ones_like(x))
+    paper = paper_map(lab, USA)
+    assert np.allclose(paper, [PAPER, 128.0, 134.0], atol=0.5)
+
+
+def test_a_square_hidden_under_a_dark_card_is_not_taken_for_dark_paper():
+    lab = lit_board(lambda x: np.ones_like(x))
+    lab[300:700, 600:1100, 0] = 30.0  # a player's cards left on the board
+    paper = paper_map(lab, USA, ratio=(0.6, 1.6))
+    assert paper[..., 0].min() >= 0.6 * PAPER - 1e-3

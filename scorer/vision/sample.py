@@ -85,12 +85,10 @@ def to_lab(rectified_bgr: np.ndarray) -> np.ndarray:
     return cv2.cvtColor(rectified_bgr, cv2.COLOR_BGR2Lab).astype(np.float32)
 
 
-def background_color(lab: np.ndarray, board: Board, scale: float = 1.0) -> np.ndarray:
-    """Median Lab of the plain map paper, ignoring the darkest half (printed lines, relief)."""
-    pts = (background_points(board) * scale).astype(int)
-    values = lab[pts[:, 1], pts[:, 0]]
-    light = values[values[:, 0] >= np.median(values[:, 0])]
-    return np.median(light, axis=0)
+def _paper_colour(values: np.ndarray) -> np.ndarray:
+    """The paper's Lab from some of its points: the median of the lighter half (the darker
+    half holds printed lines and relief)."""
+    return np.median(values[values[:, 0] >= np.median(values[:, 0])], axis=0)
 
 
 def paper_map(
@@ -101,16 +99,16 @@ def paper_map(
     (a lamp to one side, a shadow over one corner), so one colour for the whole photo leaves
     a shaded yellow piece looking orange and a lit black one grey.
 
-    Each ``cell`` art px square takes the median of its light background points (as
-    ``background_color`` does for the whole map); the squares are spread over the map by a
+    Each ``cell`` art px square takes the median of its light background points (as the
+    whole photo's paper is measured over all of them); the squares are spread over the map by a
     normalised Gaussian of ``smooth`` squares, so one without paper (dense routes) takes its
     neighbours' colour, and the photo's own where none is near. Lightness stays within
     ``ratio`` of the photo's paper: a square covered by pieces or cards is not paper.
     """
     h, w = lab.shape[:2]
-    photo_paper = background_color(lab, board, scale)
     pts = (background_points(board) * scale).astype(int)
     values = lab[pts[:, 1], pts[:, 0]]
+    photo_paper = _paper_colour(values)
     step = cell * scale
     cols, rows = int(np.ceil(w / step)), int(np.ceil(h / step))
     square = (np.minimum(pts[:, 1] // step, rows - 1) * cols
@@ -120,7 +118,7 @@ def paper_map(
     for k in np.unique(square):
         v = values[square == k]
         if len(v) >= 8:  # a few points are a printed line or a city name, not the paper
-            colour[k] = np.median(v[v[:, 0] >= np.median(v[:, 0])], axis=0)
+            colour[k] = _paper_colour(v)
             weight[k] = 1.0
     colour, weight = colour.reshape(rows, cols, 3), weight.reshape(rows, cols)
     spread = cv2.GaussianBlur(colour * weight[..., None], (0, 0), smooth,

@@ -193,7 +193,7 @@ def _best_fit(search: _Search, small: np.ndarray, lab: np.ndarray,
                 best, (best_value, best_score, best_corr) = fitted, v
     # the content score measures from one paper colour too: on a photo that needed the paper
     # around each pixel its peak is as likely noise, and would pull the aligner's fit off
-    if not search.local_paper:
+    if not search.align.local_paper:
         best, best_score = polish(search.score, best, best_score, 0.5 * diagonal(best))
     if best_score * _pattern(best_corr) < _MIN_SCORE and best_corr < _SURE_CORRELATION:
         return None
@@ -206,7 +206,6 @@ class _Search:
     the best few by content score then judged by content and pattern correlation."""
 
     def __init__(self, lab: np.ndarray, board: Board, local_paper: bool = False):
-        self.local_paper = local_paper
         self.score = ContentScore(lab, board)
         self.align = Aligner(lab, board, local_paper)
 

@@ -1,0 +1,363 @@
+"""Board locator on the real dev photos under the conditions issue 4 promises.
+
+    .venv/bin/python benchmarks/locate_real.py [--photos DIR] [--only TEXT] [--save DIR]
+
+From each labelled real photo in ../shared/dev_photos/ (not in the repository: the script
+says so and exits 0 without it) a fixed, seeded set of variants is made in memory: turned by
+90/180/270 degrees and by small angles, seen by a camera 20 and 35 degrees off vertical from
+several sides, the board smaller in the frame on a table (the photo's own table where it
+shows one, a wood-like or a light texture otherwise, never plain black), darker x0.5 and x0.4
+with and without a soft glare spot, warm and cool white balance, downscaled to 1200 px at
+JPEG quality 70, and a few of these combined. The label corners go through the same warp, so
+they stay in board order (TL of the board's artwork first, as ``locate`` reports them).
+
+Each variant is JPEG-encoded and read as ``scorer.vision.pipeline.detect`` reads a photo
+(decode_scaled to ``work_long_side``, check_exposure, locate). Printed per variant: found or
+not, the corner error (largest of the four, % of the board diagonal), the locator's
+confidence and the time (decode + locate); then the totals. ``--save`` writes the variant
+photos and labels to a folder (for a look; keep them out of git).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from scorer.boards import load_board  # noqa: E402
+from scorer.vision import BoardNotFound  # noqa: E402
+from scorer.vision.config import DEFAULT  # noqa: E402
+from scorer.vision.decode import decode_scaled  # noqa: E402
+from scorer.vision.geometry import corner_error, diagonal  # noqa: E402
+from scorer.vision.locate import locate  # noqa: E402
+from scorer.vision.pipeline import check_exposure  # noqa: E402
+
+DEV_PHOTOS = ROOT.parent / "shared" / "dev_photos"
+# a phone's main camera sees ~65 degrees across its long side
+_PHONE_FOV = np.deg2rad(65.0)
+
+
+@dataclass
+class Photo:
+    name: str
+    image: np.ndarray  # BGR
+    corners: np.ndarray  # (4, 2) TL, TR, BR, BL of the board's artwork
+    map: str
+
+
+@dataclass
+class Variant:
+    name: str
+    data: bytes  # the JPEG file
+    corners: np.ndarray  # in its pixels
+
+
+# ---------------------------------------------------------------------------- the tables
+
+
+def wood(size: tuple[int, int], rng: np.random.Generator) -> np.ndarray:
+    """A wood-like table top (grain along x, knots of darker colour), ``size`` = (w, h)."""
+    w, h = size
+    sw, sh = max(8, w // 4), max(8, h // 4)
+    yy, xx = np.mgrid[0:sh, 0:sw].astype(np.float32)
+    warp = cv2.GaussianBlur(rng.normal(0, 1, (sh, sw)).astype(np.float32), (0, 0), sh / 12)
+    warp *= sh / 6 / max(1e-6, float(np.abs(warp).max()))
+    grain = np.sin((yy + warp) * 2 * np.pi / rng.uniform(5, 9))
+    fine = cv2.GaussianBlur(rng.normal(0, 1, (sh, sw)).astype(np.float32), (0, 0), 0.8)
+    shade = 0.82 + 0.1 * grain + 0.04 * fine
+    base = np.array(rng.choice([(70, 110, 160), (45, 80, 125), (95, 140, 190)]), np.float32)
+    small = np.clip(shade[..., None] * base, 0, 255).astype(np.uint8)
+    return cv2.resize(small, (w, h), interpolation=cv2.INTER_LINEAR)
+
+
+def light(size: tuple[int, int], rng: np.random.Generator) -> np.ndarray:
+    """A light laminate or cloth: near white, a little uneven and grainy."""
+    w, h = size
+    sw, sh = max(8, w // 4), max(8, h // 4)
+    blotch = cv2.GaussianBlur(rng.normal(0, 1, (sh, sw)).astype(np.float32), (0, 0), sh / 8)
+    blotch /= max(1e-6, float(np.abs(blotch).max()))
+    grain = rng.normal(0, 3, (sh, sw, 1)).astype(np.float32)
+    base = np.array(rng.choice([(215, 225, 230), (190, 205, 215), (225, 225, 225)]), np.float32)
+    small = np.clip(base * (0.93 + 0.05 * blotch[..., None]) + grain, 0, 255).astype(np.uint8)
+    return cv2.resize(small, (w, h), interpolation=cv2.INTER_LINEAR)
+
+
+def own_table(photo: Photo) -> Callable[[tuple[int, int], np.random.Generator], np.ndarray]:
+    """The photo's own table (its widest strip beside the board), mirror-tiled; None when
+    the board fills the photo."""
+    h, w = photo.image.shape[:2]
+    margin = 0.01 * diagonal(photo.corners)
+    x0, y0 = photo.corners.min(axis=0) - margin
+    x1, y1 = photo.corners.max(axis=0) + margin
+    strips = [photo.image[:max(0, int(y0))], photo.image[min(h, int(y1) + 1):],
+              photo.image[:, :max(0, int(x0))], photo.image[:, min(w, int(x1) + 1):]]
+    strip = max(strips, key=lambda s: min(s.shape[:2]))
+    if min(strip.shape[:2]) < 0.05 * min(h, w):
+        return None
+
+    def tile(size: tuple[int, int], rng: np.random.Generator) -> np.ndarray:
+        out_w, out_h = size
+        block = np.vstack([strip, strip[::-1]])
+        block = np.hstack([block, block[:, ::-1]])
+        reps = (out_h // block.shape[0] + 2, out_w // block.shape[1] + 2, 1)
+        big = np.tile(block, reps)
+        oy, ox = (int(rng.integers(0, block.shape[i])) for i in range(2))
+        return np.ascontiguousarray(big[oy:oy + out_h, ox:ox + out_w])
+
+    return tile
+
+
+# ---------------------------------------------------------------------------- geometry
+
+
+def camera_tilt(corners: np.ndarray, tilt: float, azimuth: float) -> np.ndarray:
+    """The homography from a photo taken from above to the same board seen by a camera
+    ``tilt`` degrees off vertical, from the side at ``azimuth`` degrees (0: from below the
+    board's bottom edge in the photo, 90: from its right), at the distance where the board
+    fills ~85 % of a phone's view, aimed at the board's centre."""
+    centre = corners.mean(axis=0)
+    width = float(np.linalg.norm(corners[1] - corners[0]))
+    distance = width / 0.85 / 2 / np.tan(_PHONE_FOV / 2)
+    t, a = np.deg2rad(tilt), np.deg2rad(azimuth)
+    # world: the table is z = 0, x and y as in the photo, the camera at z < 0
+    position = distance * np.array([np.sin(t) * np.sin(a), np.sin(t) * np.cos(a), -np.cos(t)])
+    forward = -position / distance
+    up = np.array([0.0, 1.0, 0.0]) - forward[1] * forward  # no roll: the photo's y stays down
+    y_axis = up / np.linalg.norm(up)
+    x_axis = np.cross(y_axis, forward)
+    r = np.vstack([x_axis, y_axis, forward])
+    to_world = np.array([[1.0, 0.0, -centre[0]], [0.0, 1.0, -centre[1]], [0.0, 0.0, 1.0]])
+    # a point (x, y, 0) in the camera: R (X - P) = x R e1 + y R e2 - R P
+    plane = np.c_[r[:, 0], r[:, 1], -r @ position]
+    return plane @ to_world
+
+
+def rotation(angle: float, centre: np.ndarray) -> np.ndarray:
+    m = cv2.getRotationMatrix2D((float(centre[0]), float(centre[1])), angle, 1.0)
+    return np.vstack([m, [0.0, 0.0, 1.0]])
+
+
+def project(h: np.ndarray, points: np.ndarray) -> np.ndarray:
+    p = np.c_[points, np.ones(len(points))] @ h.T
+    return p[:, :2] / p[:, 2:]
+
+
+def framed(h: np.ndarray, corners: np.ndarray, size: tuple[int, int], fill: float,
+           ) -> np.ndarray:
+    """``h`` followed by the scale and shift that centre the board in a ``size`` frame, its
+    outline's bounding box spanning ``fill`` of the frame (in the tighter direction)."""
+    quad = project(h, corners)
+    lo, hi = quad.min(axis=0), quad.max(axis=0)
+    s = fill * min(size[0] / (hi[0] - lo[0]), size[1] / (hi[1] - lo[1]))
+    c = (lo + hi) / 2
+    fit = np.array([[s, 0, size[0] / 2 - s * c[0]], [0, s, size[1] / 2 - s * c[1]], [0, 0, 1]])
+    return fit @ h
+
+
+def place(photo: Photo, h: np.ndarray, size: tuple[int, int], table, rng) -> np.ndarray:
+    """The photo warped by ``h`` into a ``size`` frame on ``table``. The photo's own table
+    goes along where it is the table used; on any other the board is cut out (with a
+    margin of its own surroundings, so its real edge stays in the photo)."""
+    w, h_ = photo.image.shape[:2][::-1]
+    mask = np.zeros((h_, w), np.uint8)
+    if table is None:
+        mask[:] = 255
+    else:
+        centre = photo.corners.mean(axis=0)
+        grown = centre + 1.015 * (photo.corners - centre)
+        cv2.fillConvexPoly(mask, np.round(grown).astype(np.int32), 255)
+    warped = cv2.warpPerspective(photo.image, h, size, flags=cv2.INTER_LINEAR)
+    alpha = cv2.warpPerspective(mask, h, size, flags=cv2.INTER_LINEAR)
+    alpha = cv2.GaussianBlur(alpha, (0, 0), 1.0).astype(np.float32)[..., None] / 255.0
+    background = (table or own_table(photo) or wood)(size, rng)
+    return (warped * alpha + background * (1 - alpha)).astype(np.uint8)
+
+
+# ---------------------------------------------------------------------------- light
+
+
+def lit(image: np.ndarray, corners: np.ndarray, exposure: float, glare: bool,
+        rng: np.random.Generator) -> np.ndarray:
+    """A dimmer room (with sensor noise) and, with ``glare``, a lamp's soft bright spot on
+    the board somewhere in its middle part."""
+    h, w = image.shape[:2]
+    out = image.astype(np.float32) * exposure
+    if glare:
+        centre = corners.mean(axis=0)
+        spot_at = centre + rng.uniform(-0.3, 0.3, 2) * (corners.max(axis=0) - corners.min(0))
+        sigma = rng.uniform(0.1, 0.2) * diagonal(corners)
+        yy, xx = np.ogrid[0:h, 0:w]
+        spot = np.exp(-((xx - spot_at[0]) ** 2 + (yy - spot_at[1]) ** 2)
+                      / (2 * sigma ** 2)).astype(np.float32)
+        strength = rng.uniform(0.55, 0.75)
+        spot = (strength * spot)[..., None]
+        out = out * (1 - spot) + 250 * spot
+    out += rng.normal(0, 2.5, out.shape).astype(np.float32)
+    return np.clip(out, 0, 255).astype(np.uint8)
+
+
+def cast(image: np.ndarray, gains: tuple[float, float, float]) -> np.ndarray:
+    return np.clip(image.astype(np.float32) * np.array(gains, np.float32), 0, 255).astype(
+        np.uint8)
+
+
+# ---------------------------------------------------------------------------- variants
+
+
+def jpeg(image: np.ndarray, quality: int = 90) -> bytes:
+    ok, data = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, quality])
+    assert ok
+    return data.tobytes()
+
+
+def variants(photo: Photo, seed: int) -> Iterator[Variant]:
+    """The fixed set of variants of one photo (the same bytes on every run)."""
+    rng = np.random.default_rng(seed)
+    image, corners = photo.image, photo.corners
+    h, w = image.shape[:2]
+    # frames as big as the photo, or as a phone's when the photo is a crop of the board
+    size = (w, h) if own_table(photo) else (2000, 1500)
+
+    def geometric(name, hom, fill, table=None, frame=size):
+        hom = framed(hom, corners, frame, fill)
+        return name, place(photo, hom, frame, table, rng), project(hom, corners)
+
+    yield Variant("as is", jpeg(image), corners)
+    for turn, code in ((90, cv2.ROTATE_90_CLOCKWISE), (180, cv2.ROTATE_180),
+                       (270, cv2.ROTATE_90_COUNTERCLOCKWISE)):
+        rotated = cv2.rotate(image, code)
+        x, y = corners[:, 0], corners[:, 1]
+        turned = {90: np.c_[h - 1 - y, x], 180: np.c_[w - 1 - x, h - 1 - y],
+                  270: np.c_[y, w - 1 - x]}[turn]
+        yield Variant(f"turned {turn}", jpeg(rotated), turned)
+    centre = corners.mean(axis=0)
+    made = [
+        geometric("turned 10", rotation(10, centre), 0.85),
+        geometric("turned -25", rotation(-25, centre), 0.85),
+        geometric("turned 155 on wood", rotation(155, centre), 0.8, wood),
+    ]
+    for tilt, azimuth in ((20, 0), (20, 135), (35, 0), (35, 90), (35, 200), (35, 300)):
+        made.append(geometric(f"tilt {tilt} from {azimuth}", camera_tilt(corners, tilt, azimuth),
+                              0.85))
+    made += [
+        geometric("tilt 35 from 45 on wood", camera_tilt(corners, 35, 45), 0.8, wood),
+        geometric("tilt 25 from 250 on light", camera_tilt(corners, 25, 250), 0.8, light),
+        geometric("small 55% on table", np.eye(3), 0.55),
+        geometric("small 40% on wood", np.eye(3), 0.4, wood),
+        geometric("small 50% turned 30 on light", rotation(30, centre), 0.5, light),
+    ]
+    for name, out, c in made:
+        yield Variant(name, jpeg(out), c)
+    for exposure in (0.5, 0.4):
+        for glare in (False, True):
+            name = f"dark x{exposure}" + (" + glare" if glare else "")
+            yield Variant(name, jpeg(lit(image, corners, exposure, glare, rng)), corners)
+    yield Variant("warm cast", jpeg(cast(image, (0.72, 0.93, 1.12))), corners)
+    yield Variant("cool cast", jpeg(cast(image, (1.15, 1.0, 0.8))), corners)
+    s = 1200 / max(h, w)
+    small = cv2.resize(image, None, fx=s, fy=s, interpolation=cv2.INTER_AREA)
+    yield Variant("1200 px q70", jpeg(small, 70), corners * s)
+    # a few of the conditions at once
+    name, out, c = geometric("tilt 35 from 160", camera_tilt(corners, 35, 160), 0.85)
+    yield Variant("tilt 35 from 160, dark x0.5 + glare", jpeg(lit(out, c, 0.5, True, rng)), c)
+    name, out, c = geometric("turned 200", rotation(200, centre), 0.7, wood)
+    yield Variant("turned 200 on wood, dark x0.4 + glare",
+                  jpeg(lit(out, c, 0.4, True, rng)), c)
+    name, out, c = geometric("tilt 20 from 270", camera_tilt(corners, 20, 270), 0.6, light)
+    out = cv2.resize(cast(out, (0.75, 0.95, 1.1)), None, fx=1200 / max(out.shape[:2]),
+                     fy=1200 / max(out.shape[:2]), interpolation=cv2.INTER_AREA)
+    yield Variant("tilt 20 from 270, small on light, warm, 1200 px q70", jpeg(out, 70),
+                  c * 1200 / max(size))
+
+
+# ---------------------------------------------------------------------------- measuring
+
+
+def measure(variant: Variant, board) -> dict:
+    """Read the variant as ``pipeline.detect`` does, up to the located corners."""
+    start = time.perf_counter()
+    try:
+        image, scale = decode_scaled(variant.data, DEFAULT.work_long_side, DEFAULT)
+        check_exposure(image, DEFAULT)
+        found = locate(image, board, DEFAULT)
+    except BoardNotFound as exc:
+        return {"error": str(exc), "ms": (time.perf_counter() - start) * 1000}
+    ms = (time.perf_counter() - start) * 1000
+    return {"corner_error": corner_error(found.corners / scale, variant.corners),
+            "confidence": found.confidence, "ms": ms}
+
+
+def load_photos(folder: Path) -> list[Photo]:
+    photos = []
+    for label in sorted(folder.glob("*.json")):
+        truth = json.loads(label.read_text(encoding="utf-8"))
+        path = folder / truth.get("photo", label.stem + ".jpg")
+        if "corners" not in truth or not path.is_file():
+            continue
+        image = cv2.imread(str(path), cv2.IMREAD_COLOR)
+        photos.append(Photo(label.stem, image, np.array(truth["corners"], np.float64),
+                            truth.get("map", "usa")))
+    return photos
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--photos", type=Path, default=DEV_PHOTOS,
+                        help="folder of labelled real photos (default ../shared/dev_photos)")
+    parser.add_argument("--only", help="only the variants whose name contains this")
+    parser.add_argument("--save", type=Path, help="also write each variant photo and label here")
+    args = parser.parse_args()
+    photos = load_photos(args.photos) if args.photos.is_dir() else []
+    if not photos:
+        print(f"No labelled real photos in {args.photos}: nothing to measure (skipped).")
+        return 0
+    rows = []
+    print(f"{'photo':24} {'variant':50} {'result':>10} {'conf':>5} {'ms':>6}")
+    for seed, photo in enumerate(photos):
+        board = load_board(photo.map)
+        for variant in variants(photo, seed):
+            if args.only and args.only not in variant.name:
+                continue
+            if args.save:
+                args.save.mkdir(parents=True, exist_ok=True)
+                stem = f"{photo.name}-{variant.name}".replace(" ", "_").replace(",", "")
+                (args.save / f"{stem}.jpg").write_bytes(variant.data)
+                (args.save / f"{stem}.json").write_text(json.dumps(
+                    {"photo": f"{stem}.jpg", "map": photo.map,
+                     "corners": variant.corners.tolist()}))
+            r = measure(variant, board)
+            rows.append(r)
+            if "error" in r:
+                print(f"{photo.name:24} {variant.name:50} {'NOT FOUND':>10} {'':5} "
+                      f"{r['ms']:6.0f}  {r['error']}", flush=True)
+                continue
+            mark = "" if r["corner_error"] < 0.01 else "  <-- over 1 %"
+            print(f"{photo.name:24} {variant.name:50} {100 * r['corner_error']:9.2f}% "
+                  f"{r['confidence']:5.2f} {r['ms']:6.0f}{mark}", flush=True)
+    found = [r for r in rows if "error" not in r]
+    within = [r for r in found if r["corner_error"] < 0.01]
+    print(f"\nfound {len(found)}/{len(rows)}, within 1 % of the diagonal {len(within)}/{len(rows)}"
+          f"; median {statistics.median(r['ms'] for r in rows):.0f} ms, "
+          f"slowest {max(r['ms'] for r in rows):.0f} ms")
+    wrong = [r["confidence"] for r in found if r["corner_error"] >= 0.01]
+    if within:
+        print(f"confidence: within 1 % {min(r['confidence'] for r in within):.2f}-"
+              f"{max(r['confidence'] for r in within):.2f}; over 1 % "
+              f"{', '.join(f'{c:.2f}' for c in wrong) or 'none'}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

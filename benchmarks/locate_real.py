@@ -167,16 +167,18 @@ def framed(h: np.ndarray, corners: np.ndarray, size: tuple[int, int], fill: floa
 
 def place(photo: Photo, h: np.ndarray, size: tuple[int, int], table, rng) -> np.ndarray:
     """The photo warped by ``h`` into a ``size`` frame on ``table``. The photo's own table
-    goes along where it is the table used; on any other the board is cut out (with a
+    goes along where it is the table used; on any other the board is cut out (with a thin
     margin of its own surroundings, so its real edge stays in the photo)."""
     w, h_ = photo.image.shape[:2][::-1]
     mask = np.zeros((h_, w), np.uint8)
     if table is None:
         mask[:] = 255
     else:
-        centre = photo.corners.mean(axis=0)
-        grown = centre + 1.015 * (photo.corners - centre)
-        cv2.fillConvexPoly(mask, np.round(grown).astype(np.int32), 255)
+        cv2.fillConvexPoly(mask, np.round(photo.corners).astype(np.int32), 255)
+        # a few mm: the labels are a few px off the edge, and a thin strip of the photo's
+        # table around the board looks like its shadow
+        grow = 2 * round(0.0035 * diagonal(photo.corners)) + 1
+        mask = cv2.dilate(mask, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (grow, grow)))
     warped = cv2.warpPerspective(photo.image, h, size, flags=cv2.INTER_LINEAR)
     alpha = cv2.warpPerspective(mask, h, size, flags=cv2.INTER_LINEAR)
     alpha = cv2.GaussianBlur(alpha, (0, 0), 1.0).astype(np.float32)[..., None] / 255.0

@@ -153,12 +153,12 @@ def locate(image: np.ndarray, board: Board, config: VisionConfig = DEFAULT) -> L
     # (and is five times cheaper than by area)
     mid, mid_scale = resize_long(image, config.refine_long_side, cv2.INTER_LINEAR)
     lab = blurred_lab(small)
-    for local_paper in (False, True):
-        search = _Search(lab, board, local_paper)
-        found = _best_fit(search, small, lab)
-        if found is not None:
-            break
-    else:
+    search = _Search(lab, board)
+    found = _best_fit(search, small, lab)
+    if found is None or not _plain_fit(found):
+        search = _Search(lab, board, local_paper=True)
+        found = _best_fit(search, small, lab) if found is None else _refit(search, found)
+    if found is None:
         raise BoardNotFound(_NOT_FOUND)
     best, best_score, best_corr, rival = found
     value = best_score * _pattern(best_corr)
@@ -199,6 +199,29 @@ def _best_fit(search: _Search, small: np.ndarray, lab: np.ndarray,
         return None
     rival = max((v[0] for v, c in ranked if corner_error(c, best) > 0.05), default=0.0)
     return best, best_score, best_corr, rival
+
+
+def _plain_fit(found: tuple[np.ndarray, float, float, float]) -> bool:
+    """Whether a search's answer is plainly the board (see ``_Search._plain``)."""
+    _, score, correlation, _ = found
+    return score >= _PLAIN_SCORE and correlation >= _PLAIN_CORRELATION
+
+
+def _refit(search: _Search, found: tuple[np.ndarray, float, float, float],
+           ) -> tuple[np.ndarray, float, float, float]:
+    """``found`` (the answer of a search against one paper colour) aligned again against
+    the paper around each pixel (``search`` measures so), kept if the pattern of spaces
+    fits better so than it did against one colour. Under a glare spot the one colour hides
+    the routes in its bright part: the search still finds the board, but the fit slides a
+    few % towards the routes it sees (and the content score's polish follows it there)."""
+    best, _, correlation, rival = found
+    fitted = search.align(best, _FINE)
+    if fitted is None:
+        return found
+    local = search.align.correlation(fitted)
+    if local < correlation + _REFIT_GAIN:
+        return found
+    return fitted, search.score(fitted), local, rival
 
 
 class _Search:
@@ -253,6 +276,11 @@ class _Search:
 _SURE_CORRELATION = 0.35
 # the search stops at the first outline this sure (wrong ones reach 41 / 0.37, never both)
 _PLAIN_SCORE, _PLAIN_CORRELATION = 30.0, 0.45
+# a fit against the paper around each pixel replaces one against one paper colour when it
+# correlates this much better with the pattern of spaces, each measured its own way (a fit
+# slid off under a glare spot is 0.05-0.2 behind; on an evenly lit photo the one colour's
+# fit correlates as well or better)
+_REFIT_GAIN = 0.02
 # how far the board_frame may put the map off the board: a measured one (USA) by its median
 # error on real photos (3 px of 1500), an assumed one (Europe) by several mm
 _MEASURED_FRAME_SLACK_CM, _ASSUMED_FRAME_SLACK_CM = 0.15, 0.7

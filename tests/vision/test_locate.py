@@ -61,12 +61,14 @@ def test_the_board_on_a_red_checked_tablecloth_is_found_within_one_percent():
 
 
 def dim_with_glare(image: np.ndarray, corners: np.ndarray, exposure: float = 0.46,
-                   strength: float = 0.7, size: float = 0.2) -> np.ndarray:
-    """``image`` as a dim room shows it, with a lamp's glare spot on the middle of the board
-    at ``corners`` (``strength`` of white at its centre, ``size`` of the diagonal wide)."""
+                   strength: float = 0.7, size: float = 0.2,
+                   at: tuple[float, float] = (0.0, 0.0)) -> np.ndarray:
+    """``image`` as a dim room shows it, with a lamp's glare spot on the board at ``corners``
+    (``strength`` of white at its centre, ``size`` of the diagonal wide), ``at`` from the
+    board's middle (shares of its width and height)."""
     h, w = image.shape[:2]
     yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
-    cx, cy = corners.mean(axis=0)
+    cx, cy = corners.mean(axis=0) + np.array(at) * np.ptp(corners, axis=0)
     sigma = size * diagonal(corners)
     spot = strength * np.exp(-((xx - cx) ** 2 + (yy - cy) ** 2) / (2 * sigma ** 2))[..., None]
     return np.clip(image * exposure * (1 - spot) + 250 * spot, 0, 255).astype(np.uint8)
@@ -81,6 +83,20 @@ def test_a_board_in_a_dim_room_under_a_glare_spot_is_found_within_one_percent(na
     image, s = resize_long(image, 1000)
     corners = np.array(truth["corners"]) * scale * s
     found = locate(dim_with_glare(image, corners), load_board(truth["map"]))
+    assert corner_error(found.corners, corners) < 0.01
+
+
+@needs_samples
+@pytest.mark.parametrize("at", [(-0.21, 0.06), (-0.25, 0.1)])
+def test_a_glare_spot_off_the_middle_of_a_dim_board_does_not_pull_the_outline(at):
+    # against one paper colour the routes under the spot vanish and the routes around it
+    # pull the fit ~2.5 % off (the board is still found, so the search against the paper
+    # around each pixel never ran): the answer is aligned again against the local paper
+    image, scale, truth = sample("usa-01")
+    image, s = resize_long(image, 1000)
+    corners = np.array(truth["corners"]) * scale * s
+    dim = dim_with_glare(image, corners, strength=0.6, size=0.15, at=at)
+    found = locate(dim, load_board("usa"))
     assert corner_error(found.corners, corners) < 0.01
 
 

@@ -175,9 +175,10 @@ def place(photo: Photo, h: np.ndarray, size: tuple[int, int], table, rng) -> np.
         mask[:] = 255
     else:
         cv2.fillConvexPoly(mask, np.round(photo.corners).astype(np.int32), 255)
-        # a few mm: the labels are a few px off the edge, and a thin strip of the photo's
-        # table around the board looks like its shadow
-        grow = 2 * round(0.0035 * diagonal(photo.corners)) + 1
+        # as far out as the labels may be off the edge (a few px): a wider strip of the
+        # photo's dark table round the board is a dark frame the real board does not have,
+        # and its outer edge, not the board's, is then the strong straight edge
+        grow = 2 * round(0.0015 * diagonal(photo.corners)) + 1
         mask = cv2.dilate(mask, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (grow, grow)))
     warped = cv2.warpPerspective(photo.image, h, size, flags=cv2.INTER_LINEAR)
     alpha = cv2.warpPerspective(mask, h, size, flags=cv2.INTER_LINEAR)

@@ -400,7 +400,11 @@ class Aligner:
         if not moved:
             return None
         out = project(h, art_corners(self.board))
-        return out if is_convex_quad(out) else None
+        # a diverged alignment can leave a convex outline mostly off the photo, where the
+        # content score reads the black beyond the edges as routes on paper (it scored 150,
+        # a right board 40-90, and won on a plain photo with a glare spot)
+        height, width = self.pyramid[0].shape[:2]
+        return out if is_convex_quad(out) and _in_photo(out[None], width, height)[0] else None
 
     def _view(self, h: np.ndarray, k: float) -> tuple[np.ndarray, np.ndarray]:
         """The pyramid level where a template pixel (1/k art px) spans a couple of photo
@@ -721,13 +725,18 @@ def _plausible_quads(quads: np.ndarray, w: int, h: int) -> np.ndarray:
     edge = np.roll(quads, -1, axis=1) - quads
     x, y = quads[..., 0], quads[..., 1]
     area = 0.5 * np.abs(np.sum(x * np.roll(y, -1, axis=1) - np.roll(x, -1, axis=1) * y, axis=1))
-    margin = 0.1 * max(w, h)
-    inside = ((quads.min(axis=(1, 2)) >= -margin) & (x.max(axis=1) <= w + margin)
-              & (y.max(axis=1) <= h + margin))
+    inside = _in_photo(quads, w, h)
     side = np.linalg.norm(edge, axis=2)
     ratio = (side[:, 0] + side[:, 2]) / np.maximum(side[:, 1] + side[:, 3], 1e-9)
     return (_convex(quads) & (area >= 0.08 * w * h) & inside & (1.0 / 2.6 < ratio) & (ratio < 2.6)
             & (side.min(axis=1) > 0.25 * side.max(axis=1)))
+
+
+def _in_photo(quads: np.ndarray, w: int, h: int) -> np.ndarray:
+    """Whether each of the (N, 4, 2) corners lies in the photo or just beyond its edges."""
+    margin = 0.1 * max(w, h)
+    return ((quads.min(axis=(1, 2)) >= -margin) & (quads[..., 0].max(axis=1) <= w + margin)
+            & (quads[..., 1].max(axis=1) <= h + margin))
 
 
 def _convex(quads: np.ndarray) -> np.ndarray:

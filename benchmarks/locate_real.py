@@ -7,9 +7,10 @@ says so and exits 0 without it) a fixed, seeded set of variants is made in memor
 90/180/270 degrees and by small angles, seen by a camera 20 and 35 degrees off vertical from
 several sides, the board smaller in the frame on a table (the photo's own table where it
 shows one, a wood-like or a light texture otherwise, never plain black), darker x0.5 and x0.4
-with and without a soft glare spot, warm and cool white balance, downscaled to 1200 px at
-JPEG quality 70, and a few of these combined. The label corners go through the same warp, so
-they stay in board order (TL of the board's artwork first, as ``locate`` reports them).
+with and without a soft glare spot (and x0.7 and x0.85 under one), warm and cool white
+balance, downscaled to 1200 px at JPEG quality 70, and a few of these combined. The label
+corners go through the same warp, so they stay in board order (TL of the board's artwork
+first, as ``locate`` reports them).
 
 Each variant is JPEG-encoded and read as ``scorer.vision.pipeline.detect`` reads a photo
 (decode_scaled to ``work_long_side``, check_exposure, locate). Printed per variant: found or
@@ -282,6 +283,12 @@ def variants(photo: Photo, seed: int) -> Iterator[Variant]:
                      fy=1200 / max(out.shape[:2]), interpolation=cv2.INTER_AREA)
     yield Variant("tilt 20 from 270, small on light, warm, 1200 px q70", jpeg(out, 70),
                   c * 1200 / max(size))
+    # a glare spot in a lit room, at a few places (their own draws: the variants above stay)
+    spots = np.random.default_rng(1000 + seed)
+    for exposure in (0.7, 0.85):
+        for k in (1, 2):
+            yield Variant(f"x{exposure} + glare spot {k}",
+                          jpeg(lit(image, corners, exposure, True, spots)), corners)
 
 
 # ---------------------------------------------------------------------------- measuring

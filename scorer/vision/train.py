@@ -3,7 +3,9 @@
 A labelled photo is ``name.jpg`` (or .png/.webp) with ``name.json`` beside it holding
 ``map``, ``corners`` and ``spaces`` (route id -> colour or null per space; routes left out
 are empty). Each photo is measured several times with jittered corners and colour casts, so
-the model learns to tolerate both.
+the model learns to tolerate both; and several times more with every space read beside its
+printed position, as the detector reads every lane (``lane_offsets``), labelled with what
+lies there.
 """
 
 from __future__ import annotations
@@ -15,11 +17,22 @@ from pathlib import Path
 
 import numpy as np
 
-from scorer.boards import load_board
+from scorer.boards import Board, load_board
 from scorer.vision.classify import board_lab, lane_results
+from scorer.vision.config import DEFAULT
 from scorer.vision.decode import decode_scaled
-from scorer.vision.model import CLASSES, WEIGHTS, fit
+from scorer.vision.model import CLASSES, WEIGHTS, fit_ensemble
 from scorer.vision.sample import space_features, space_table
+
+# a point this far along a space from its centre (art px; spaces follow each other every
+# ~66 px) and this far across it shows that space's piece (a piece is ~16 px wide; offsets
+# are whole multiples of 3 px)...
+HALF_LENGTH = 30.0
+ON_SPACE = 6.5
+# ... and a point this far along and across from every claimed space shows bare paper or print
+CLEAR = (38.0, 18.0)
+# what lies in between (half on a piece) is left out of training
+UNCLEAR = -1
 
 
 def labelled_photos(dirs: list[Path]) -> list[tuple[Path, dict]]:
@@ -52,35 +65,77 @@ def space_labels(board, data: dict) -> np.ndarray:
     return np.array(labels)
 
 
-def measure(photo: Path, data: dict, variants: int, rng: np.random.Generator):
+def shifted_labels(board: Board, labels: np.ndarray, shift: np.ndarray) -> np.ndarray:
+    """The class under each space's patch moved ``shift`` art px across it (``labels``: the
+    class of each space in ``space_table`` order): the piece of a space it lies on, empty when
+    no claimed space is near, ``UNCLEAR`` in between."""
+    _, spaces, _ = space_table(board)
+    angle = np.deg2rad(spaces[:, 2])
+    along, across = np.c_[np.cos(angle), np.sin(angle)], np.c_[-np.sin(angle), np.cos(angle)]
+    point = spaces[:, :2] + across * shift[:, None]
+    d = point[:, None, :] - spaces[None, :, :2]  # (shifted points, spaces, 2)
+    u = np.abs(np.einsum("ijk,jk->ij", d, along))
+    v = np.abs(np.einsum("ijk,jk->ij", d, across))
+    on = (u <= HALF_LENGTH) & (v <= ON_SPACE)
+    out = np.full(len(point), UNCLEAR)
+    hit = on.any(axis=1)
+    out[hit] = labels[np.where(on, v, np.inf)[hit].argmin(axis=1)]
+    far_u, far_v = CLEAR
+    near_piece = ((u <= far_u) & (v <= far_v) & (labels[None, :] > 0)).any(axis=1)
+    out[~hit & ~near_piece] = 0
+    return out
+
+
+def measure(photo: Path, data: dict, variants: int, shifted: int, rng: np.random.Generator
+            ) -> tuple[np.ndarray, np.ndarray]:
+    """Feature rows (variants + shifted, spaces, features) and their classes (UNCLEAR: left
+    out): ``variants`` readings at the printed positions (all but the first with jittered
+    corners and a colour cast), then ``shifted`` more with every space read at a random offset
+    of ``lane_offsets`` across it."""
     board = load_board(data["map"])
     image, scale = decode_scaled(photo.read_bytes(), 2000)
     corners = np.asarray(data["corners"], dtype=np.float64) * scale
     diag = np.linalg.norm(corners[0] - corners[2])
-    rows = []
-    for k in range(variants):
-        img, c = image, corners
+    labels = space_labels(board, data)
+    _, spaces, _ = space_table(board)
+    angle = np.deg2rad(spaces[:, 2])
+    across = np.c_[-np.sin(angle), np.cos(angle)]
+    rows, classes = [], []
+    for k in range(variants + shifted):
+        img, c, offset = image, corners, None
         if k:
             c = corners + rng.normal(0, 0.0015 * diag, corners.shape)
             gain = rng.uniform(0.8, 1.15, 3)
             img = np.clip(image * gain, 0, 255).astype(np.uint8)
-        rows.append(space_features(board_lab(img, board, c), board))
-    return board, rows, space_labels(board, data)
+        if k < variants:
+            classes.append(labels)
+        else:
+            shift = rng.choice(np.asarray(DEFAULT.lane_offsets), len(spaces))
+            offset = across * shift[:, None]
+            classes.append(shifted_labels(board, labels, shift))
+        rows.append(space_features(board_lab(img, board, c), board, offset=offset))
+    return np.stack(rows), np.stack(classes)
 
 
-def cached_measure(photos, counts: list[int], rng, cache: Path | None):
+def cached_measure(photos, counts: list[tuple[int, int]], rng, cache: Path | None):
+    """``measure`` of each photo with its (variants, shifted), kept in ``cache``."""
     store = dict(np.load(cache)) if cache and cache.is_file() else {}
     measured = []
-    for (photo, data), variants in zip(photos, counts, strict=True):
-        key = f"{photo.resolve()}|{variants}"
-        if key not in store:
-            _, rows, _ = measure(photo, data, variants, rng)
-            store[key] = np.stack(rows)
-        board = load_board(data["map"])
-        measured.append((board, list(store[key]), space_labels(board, data)))
+    for (photo, data), (variants, shifted) in zip(photos, counts, strict=True):
+        key = f"{photo.resolve()}|{variants}|{shifted}"
+        if key + "|x" not in store:
+            store[key + "|x"], store[key + "|y"] = measure(photo, data, variants, shifted, rng)
+        measured.append((load_board(data["map"]), store[key + "|x"], store[key + "|y"]))
     if cache:
         np.savez(cache, **store)
     return measured
+
+
+def training_set(measured) -> tuple[np.ndarray, np.ndarray]:
+    """All measured rows with a clear class, and their classes."""
+    x = np.vstack([rows[classes != UNCLEAR] for _, rows, classes in measured])
+    y = np.concatenate([classes[classes != UNCLEAR] for _, _, classes in measured])
+    return x, y
 
 
 def lane_accuracy(board, probs, data) -> float:
@@ -93,6 +148,8 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("dirs", nargs="+", type=Path)
     parser.add_argument("--variants", type=int, default=6)
+    parser.add_argument("--shifted", type=int, default=5,
+                        help="readings of each photo with every space read beside its place")
     parser.add_argument("--holdout", type=Path,
                         help="report leave-one-photo-out accuracy for each photo of this folder")
     parser.add_argument("--cache", type=Path, help="keep measured features in this .npz")
@@ -100,6 +157,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="a folder of real photos, measured --real-variants times each "
                              "(the detector is judged on real photos)")
     parser.add_argument("--real-variants", type=int, default=10)
+    parser.add_argument("--members", type=int, default=5,
+                        help="networks trained from different seeds, averaged")
     parser.add_argument("--out", type=Path, default=WEIGHTS)
     parser.add_argument("--exclude", nargs="*", default=[],
                         help="photo file names to leave out (leave-one-photo-out runs)")
@@ -107,25 +166,23 @@ def main(argv: list[str] | None = None) -> int:
     rng = np.random.default_rng(0)
     photos = [(p, d) for p, d in labelled_photos(args.dirs) if p.name not in args.exclude]
     real = args.real.resolve() if args.real else None
-    measured = cached_measure(
-        photos, [args.real_variants if p.parent.resolve() == real else args.variants
-                 for p, _ in photos], rng, args.cache)
+    # real pieces sit a few px off their spaces, so a shifted reading of a real photo has no
+    # reliable label: real photos are read at the printed places only
+    counts = [(args.real_variants, 0) if p.parent.resolve() == real
+              else (args.variants, args.shifted) for p, _ in photos]
+    measured = cached_measure(photos, counts, rng, args.cache)
     if args.holdout:
         for i, (photo, data) in enumerate(photos):
             if photo.parent.resolve() != args.holdout.resolve():
                 continue
-            x = np.vstack([r for j, m in enumerate(measured) if j != i for r in m[1]])
-            y = np.concatenate([m[2] for j, m in enumerate(measured) if j != i
-                                for _ in m[1]])
-            model = fit(x, y)
-            board, rows, labels = measured[i]
+            model = fit_ensemble(*training_set(measured[:i] + measured[i + 1:]), args.members)
+            board, rows, classes = measured[i]
             probs = model.probabilities(rows[0])
-            space_acc = float(np.mean(probs.argmax(1) == labels))
+            space_acc = float(np.mean(probs.argmax(1) == classes[0]))
             print(f"{photo.name}: spaces {space_acc:.3f} lanes "
                   f"{lane_accuracy(board, probs, data):.3f}", flush=True)
-    x = np.vstack([r for m in measured for r in m[1]])
-    y = np.concatenate([m[2] for m in measured for _ in m[1]])
-    model = fit(x, y)
+    x, y = training_set(measured)
+    model = fit_ensemble(x, y, args.members)
     args.out.write_text(json.dumps(model.to_json()), encoding="utf-8")
     print(f"trained on {len(photos)} photos, {len(x)} spaces -> {args.out}", file=sys.stderr)
     return 0

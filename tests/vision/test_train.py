@@ -1,0 +1,91 @@
+"""Training samples: spaces read beside their printed place are labelled with what lies there."""
+
+import json
+from pathlib import Path
+
+import numpy as np
+
+from scorer.boards import load_board
+from scorer.vision.classify import sibling_side
+from scorer.vision.model import CLASSES, fit, fit_ensemble, softmax
+from scorer.vision.sample import space_table
+from scorer.vision.train import UNCLEAR, measure, shifted_labels, space_labels
+
+USA = load_board("usa")
+SAMPLES = Path(__file__).resolve().parents[2] / "sample_photos"
+RED = CLASSES.index("red")
+
+
+def lane_of(route_id: str) -> np.ndarray:
+    routes, _, owner_of = space_table(USA)
+    return owner_of == next(i for i, r in enumerate(routes) if r.id == route_id)
+
+
+def red_on(route_id: str) -> np.ndarray:
+    """Space classes with only ``route_id`` claimed, by red."""
+    return np.where(lane_of(route_id), RED, 0)
+
+
+def shifted(labels: np.ndarray, route_id: str, shift: float, towards_sibling: bool = False):
+    """``shifted_labels`` of ``route_id``'s spaces moved ``shift`` px across (towards its
+    double's other lane or away from it); every other space stays in place."""
+    routes, _, owner_of = space_table(USA)
+    side = sibling_side(USA)[next(i for i, r in enumerate(routes) if r.id == route_id)]
+    amount = np.zeros(len(owner_of))
+    amount[lane_of(route_id)] = shift * (side if towards_sibling else -side)
+    return shifted_labels(USA, labels, amount)[lane_of(route_id)]
+
+
+def test_a_space_at_its_printed_place_keeps_its_class():
+    labels = red_on("chicago--pittsburgh")
+    assert np.array_equal(shifted_labels(USA, labels, np.zeros(len(labels))), labels)
+
+
+def test_a_piece_a_little_beside_the_patch_is_still_the_piece():
+    assert set(shifted(red_on("chicago--pittsburgh"), "chicago--pittsburgh", 6.0)) == {RED}
+
+
+def test_a_patch_half_on_a_piece_is_left_out():
+    assert set(shifted(red_on("chicago--pittsburgh"), "chicago--pittsburgh", 12.0)) == {UNCLEAR}
+
+
+def test_an_empty_lane_read_towards_its_claimed_double_is_left_out_not_called_empty():
+    labels = red_on("chicago--pittsburgh")
+    towards = shifted(labels, "chicago--pittsburgh--2", 15.0, towards_sibling=True)
+    away = shifted(labels, "chicago--pittsburgh--2", 15.0)
+    assert set(towards) == {UNCLEAR}
+    assert set(away) == {0}
+
+
+def test_an_empty_lane_far_from_any_piece_is_empty_wherever_it_is_read():
+    labels = red_on("chicago--pittsburgh")
+    for shift in (-15.0, -9.0, 0.0, 9.0, 15.0):
+        assert set(shifted(labels, "los-angeles--san-francisco", shift)) == {0}
+
+
+def test_measure_reads_the_printed_places_then_shifted_ones_with_their_classes():
+    label = SAMPLES / "usa-01.json"
+    data = json.loads(label.read_text(encoding="utf-8"))
+    rows, classes = measure(label.with_suffix(".jpg"), data, 1, 2, np.random.default_rng(0))
+    assert rows.shape[:2] == classes.shape == (3, len(space_labels(USA, data)))
+    assert np.array_equal(classes[0], space_labels(USA, data))
+    for k in (1, 2):  # shifted readings: some left out, every claimed class still present
+        assert (classes[k] == UNCLEAR).any()
+        assert set(classes[k][classes[k] != UNCLEAR]) <= set(classes[0])
+
+
+def test_an_ensemble_is_one_network_reading_the_average_of_its_members_logits():
+    rng = np.random.default_rng(1)
+    x = rng.normal(0, 1, (300, 5)).astype(np.float32)
+    y = (x[:, 0] > 0).astype(int) + 2 * (x[:, 1] > 0.5)
+    whole = fit_ensemble(x, y, members=3, hidden=8, steps=60)
+    members = [fit(x, y, seed=s, hidden=8, steps=60) for s in range(3)]
+
+    def logits(net):
+        hidden = np.maximum(((x - net.mean) / net.std) @ net.w1 + net.b1, 0.0)
+        return hidden @ net.w2 + net.b2
+
+    expected = softmax(np.mean([logits(m) for m in members], axis=0))
+    assert whole.w1.shape == (5, 24)
+    assert np.allclose(whole.probabilities(x), expected, atol=1e-5)
+    assert not np.allclose(members[0].probabilities(x), expected, atol=1e-3)

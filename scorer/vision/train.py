@@ -18,7 +18,7 @@ from pathlib import Path
 import numpy as np
 
 from scorer.boards import Board, load_board
-from scorer.vision.classify import board_lab, lane_results
+from scorer.vision.classify import board_lab
 from scorer.vision.config import DEFAULT
 from scorer.vision.decode import decode_scaled
 from scorer.vision.model import CLASSES, WEIGHTS, fit_ensemble
@@ -138,20 +138,12 @@ def training_set(measured) -> tuple[np.ndarray, np.ndarray]:
     return x, y
 
 
-def lane_accuracy(board, probs, data) -> float:
-    truth = data.get("routes", {})
-    results = lane_results(probs, board)
-    return float(np.mean([r.owner == truth.get(r.route) for r in results]))
-
-
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("dirs", nargs="+", type=Path)
     parser.add_argument("--variants", type=int, default=6)
     parser.add_argument("--shifted", type=int, default=5,
                         help="readings of each photo with every space read beside its place")
-    parser.add_argument("--holdout", type=Path,
-                        help="report leave-one-photo-out accuracy for each photo of this folder")
     parser.add_argument("--cache", type=Path, help="keep measured features in this .npz")
     parser.add_argument("--real", type=Path,
                         help="a folder of real photos, measured --real-variants times each "
@@ -171,16 +163,6 @@ def main(argv: list[str] | None = None) -> int:
     counts = [(args.real_variants, 0) if p.parent.resolve() == real
               else (args.variants, args.shifted) for p, _ in photos]
     measured = cached_measure(photos, counts, rng, args.cache)
-    if args.holdout:
-        for i, (photo, data) in enumerate(photos):
-            if photo.parent.resolve() != args.holdout.resolve():
-                continue
-            model = fit_ensemble(*training_set(measured[:i] + measured[i + 1:]), args.members)
-            board, rows, classes = measured[i]
-            probs = model.probabilities(rows[0])
-            space_acc = float(np.mean(probs.argmax(1) == classes[0]))
-            print(f"{photo.name}: spaces {space_acc:.3f} lanes "
-                  f"{lane_accuracy(board, probs, data):.3f}", flush=True)
     x, y = training_set(measured)
     model = fit_ensemble(x, y, args.members)
     args.out.write_text(json.dumps(model.to_json()), encoding="utf-8")

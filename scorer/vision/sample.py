@@ -20,8 +20,8 @@ import numpy.random  # noqa: F401
 from scorer.boards import Board, Route
 
 PRINTED_COLORS = ("red", "blue", "green", "yellow", "black", "white", "orange", "pink", "gray")
-# Background after normalisation: a light neutral paper
-_BG_TARGET = np.array([185.0, 128.0, 134.0], dtype=np.float32)
+# the paper's Lab after ``normalise``: a light neutral paper
+PAPER_LAB = np.array([185.0, 128.0, 134.0], dtype=np.float32)
 
 # the sampled patch around a space, in art px along (u) and across (v) the space
 _U = np.arange(-24, 25, 3, dtype=np.float32)
@@ -138,9 +138,9 @@ def normalise(lab: np.ndarray, paper: np.ndarray) -> np.ndarray:
     """Scale lightness and shift chroma so that the paper has the same colour in every photo
     and across the board: ``paper`` is one Lab colour, or one per pixel (``paper_map``)."""
     out = lab.copy()
-    out[..., 0] *= _BG_TARGET[0] / np.maximum(paper[..., 0], 1.0)
-    out[..., 1] += _BG_TARGET[1] - paper[..., 1]
-    out[..., 2] += _BG_TARGET[2] - paper[..., 2]
+    out[..., 0] *= PAPER_LAB[0] / np.maximum(paper[..., 0], 1.0)
+    out[..., 1] += PAPER_LAB[1] - paper[..., 1]
+    out[..., 2] += PAPER_LAB[2] - paper[..., 2]
     return out
 
 

@@ -10,7 +10,7 @@ import numpy as np
 from scorer.boards import Board
 from scorer.vision.config import DEFAULT, VisionConfig
 from scorer.vision.model import CLASSES
-from scorer.vision.sample import space_table
+from scorer.vision.sample import PAPER_LAB, space_table
 
 _WEIGHT = np.array([0.35, 1.0, 1.0], dtype=np.float32)
 
@@ -59,7 +59,10 @@ def find_stations(
     nearest, near = dist.argmin(axis=2), dist.min(axis=2)
     to_marker = np.linalg.norm((pixels - city_marker(lab, board, s)) * _WEIGHT, axis=2)
     on_dot = (to_marker < config.station_near_dot) & (to_marker < near)
-    counts = (near < config.station_near_piece) & ~on_dot
+    # nor the paper: in a dim photo a washed-out piece colour (a grey green) lies within
+    # station_near_piece of the bare paper round every city
+    on_paper = np.linalg.norm((pixels - PAPER_LAB) * _WEIGHT, axis=2) < near
+    counts = (near < config.station_near_piece) & ~on_dot & ~on_paper
     # a train's own colour under its footprint is the train, not a station
     read = probs.argmax(axis=1)
     colour = np.array([names.index(CLASSES[k]) if CLASSES[k] in protos else -1 for k in read])

@@ -5,7 +5,7 @@ import numpy as np
 
 from scorer.boards import load_board
 from scorer.vision.model import CLASSES
-from scorer.vision.sample import space_table
+from scorer.vision.sample import PAPER_LAB, space_table
 from scorer.vision.stations import find_stations
 
 EUROPE = load_board("europe")
@@ -14,6 +14,8 @@ RED = (90.0, 180.0, 165.0)
 # the printed city dot under a warm cast: within reach of the red pieces' colour
 WARM_DOT = (115.0, 162.0, 160.0)
 GREY_DOT = (150.0, 128.0, 128.0)
+# green pieces in a dim photo, normalised: within station_near_piece of the paper itself
+WASHED_GREEN = (125.0, 116.0, 141.0)
 
 
 def rectangle(img: np.ndarray, x: float, y: float, length: float, width: float,
@@ -93,3 +95,25 @@ def test_stations_set_down_a_little_off_their_city_dots_are_still_found():
         rectangle(lab, c.x + dx, c.y + dy, 27, 21, angle, RED)
     found = {(s.city, s.owner) for s in find_stations(lab, probs, EUROPE)}
     assert found == {("Zürich", "red"), ("Madrid", "red"), ("Wien", "red")}
+
+
+def test_a_piece_colour_washed_out_nearly_to_the_paper_finds_no_station_on_bare_paper():
+    """A dim photo's green pieces, normalised, come out grey-green, and its small city dots
+    show as specks: bare paper round a city is within reach of that green, but nearer
+    the paper, so it is no station; a station of that colour still is."""
+    routes, spaces, owner_of = space_table(EUROPE)
+    lab = np.zeros((1125, 1744, 3), np.float32)
+    lab[:] = PAPER_LAB
+    for city in EUROPE.cities.values():
+        cv2.circle(lab, (int(city.x), int(city.y)), 3, WARM_DOT, -1)
+    probs = np.zeros((len(spaces), len(CLASSES)))
+    probs[:, 0] = 1.0
+    for row in np.flatnonzero(owner_of == [r.id for r in routes].index("kyiv--smolensk")):
+        x, y, angle = spaces[row]
+        rectangle(lab, x, y, 60, 21, angle, WASHED_GREEN)
+        probs[row] = 0.0
+        probs[row, CLASSES.index("green")] = 0.99
+    zurich = EUROPE.cities["Zürich"]
+    rectangle(lab, zurich.x, zurich.y, 27, 21, 30, WASHED_GREEN)
+    found = {(s.city, s.owner) for s in find_stations(lab, probs, EUROPE)}
+    assert found == {("Zürich", "green")}

@@ -16,7 +16,8 @@ Each variant is JPEG-encoded and read as ``scorer.vision.pipeline.detect`` reads
 (decode_scaled to ``work_long_side``, check_exposure, locate). Printed per variant: found or
 not, the corner error (largest of the four, % of the board diagonal), the locator's
 confidence and the time (decode + locate); then the totals. ``--save`` writes the variant
-photos and labels to a folder (for a look; keep them out of git).
+photos and labels to a folder (for a look, or for ``benchmarks/detect.py DIR`` to read their
+lanes; keep them out of git).
 """
 
 from __future__ import annotations
@@ -55,6 +56,7 @@ class Photo:
     image: np.ndarray  # BGR
     corners: np.ndarray  # (4, 2) TL, TR, BR, BL of the board's artwork
     map: str
+    pieces: dict  # the label's "routes" and "spaces", which no warp changes
 
 
 @dataclass
@@ -317,7 +319,8 @@ def load_photos(folder: Path) -> list[Photo]:
             continue
         image = cv2.imread(str(path), cv2.IMREAD_COLOR)
         photos.append(Photo(label.stem, image, np.array(truth["corners"], np.float64),
-                            truth.get("map", "usa")))
+                            truth.get("map", "usa"),
+                            {k: truth[k] for k in ("routes", "spaces") if k in truth}))
     return photos
 
 
@@ -346,7 +349,7 @@ def main() -> int:
                 (args.save / f"{stem}.jpg").write_bytes(variant.data)
                 (args.save / f"{stem}.json").write_text(json.dumps(
                     {"photo": f"{stem}.jpg", "map": photo.map,
-                     "corners": variant.corners.tolist()}))
+                     "corners": variant.corners.tolist(), **photo.pieces}))
             r = measure(variant, board)
             rows.append(r)
             if "error" in r:

@@ -135,12 +135,18 @@ def paper_map(
 
 
 def normalise(lab: np.ndarray, paper: np.ndarray) -> np.ndarray:
-    """Scale lightness and shift chroma so that the paper has the same colour in every photo
-    and across the board: ``paper`` is one Lab colour, or one per pixel (``paper_map``)."""
+    """Scale lightness and chroma so that the paper has the same colour in every photo and
+    across the board: ``paper`` is one Lab colour, or one per pixel (``paper_map``).
+
+    Less light scales L*, a* and b* alike (each goes with the cube root of the light), so a
+    colour's chroma, measured from the paper's, is scaled by the same ratio as its lightness:
+    a dim photo's red pieces are as red as a bright one's, not greyer.
+    """
     out = lab.copy()
-    out[..., 0] *= PAPER_LAB[0] / np.maximum(paper[..., 0], 1.0)
-    out[..., 1] += PAPER_LAB[1] - paper[..., 1]
-    out[..., 2] += PAPER_LAB[2] - paper[..., 2]
+    ratio = PAPER_LAB[0] / np.maximum(paper[..., 0], 1.0)
+    out[..., 0] *= ratio
+    out[..., 1] = (lab[..., 1] - paper[..., 1]) * ratio + PAPER_LAB[1]
+    out[..., 2] = (lab[..., 2] - paper[..., 2]) * ratio + PAPER_LAB[2]
     return out
 
 

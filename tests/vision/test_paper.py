@@ -3,7 +3,13 @@
 import numpy as np
 
 from scorer.boards import load_board
-from scorer.vision.sample import background_points, normalise, paper_map, space_table
+from scorer.vision.sample import (
+    background_points,
+    normalise,
+    paper_map,
+    space_table,
+    to_lab,
+)
 
 USA = load_board("usa")
 PAPER, PIECE = 185.0, 40.0
@@ -59,3 +65,16 @@ def test_a_square_hidden_under_a_dark_card_is_not_taken_for_dark_paper():
     lab[300:700, 600:1100, 0] = 30.0  # a player's cards left on the board
     paper = paper_map(lab, USA, ratio=(0.6, 1.6))
     assert paper[..., 0].min() >= 0.6 * PAPER - 1e-3
+
+
+def test_a_red_piece_in_a_photo_with_half_the_light_is_as_red_once_normalised():
+    """Less light shrinks a colour's chroma with its lightness (both go with the cube root of
+    the light in Lab): normalising by the paper gives the chroma back."""
+    photo = np.uint8([[[40, 40, 200], [200, 215, 225]]])  # BGR: a red piece, the paper
+    seen = []
+    for gain in (1.0, 0.5):
+        lab = to_lab(np.round(photo * gain).astype(np.uint8))
+        seen.append(normalise(lab, lab[0, 1])[0, 0])
+    # sRGB is not exactly a cube root: within 8 (the chroma shifted, not scaled: 24 apart)
+    assert abs(seen[0][1] - seen[1][1]) < 8  # a*: as red
+    assert abs(seen[0][2] - seen[1][2]) < 8  # b*

@@ -24,23 +24,26 @@ def rectangle(img: np.ndarray, x: float, y: float, length: float, width: float,
     cv2.fillConvexPoly(img, box, colour)
 
 
-def board_with(red_routes: list[str], dot: tuple[float, float, float] = WARM_DOT
+def board_with(red_routes: list[str], dot: tuple[float, float, float] = WARM_DOT,
+               piece: str = "red", look: tuple[float, float, float] = RED,
+               paper: tuple[float, float, float] = PAPER, dot_radius: int = 10,
                ) -> tuple[np.ndarray, np.ndarray]:
-    """A rectified Lab board: paper, every city's dot (widened by blur), red trains on routes."""
+    """A rectified Lab board: paper, every city's dot (widened by blur), trains of ``piece``
+    colour looking ``look`` on routes (red by default)."""
     routes, spaces, owner_of = space_table(EUROPE)
     lab = np.zeros((1125, 1744, 3), np.float32)
-    lab[:] = PAPER
+    lab[:] = paper
     for city in EUROPE.cities.values():
-        cv2.circle(lab, (int(city.x), int(city.y)), 10, dot, -1)
+        cv2.circle(lab, (int(city.x), int(city.y)), dot_radius, dot, -1)
     probs = np.zeros((len(spaces), len(CLASSES)))
     probs[:, 0] = 1.0
     for i, route in enumerate(routes):
         if route.id in red_routes:
             for row in np.flatnonzero(owner_of == i):
                 x, y, angle = spaces[row]
-                rectangle(lab, x, y, 60, 21, angle, RED)
+                rectangle(lab, x, y, 60, 21, angle, look)
                 probs[row] = 0.0
-                probs[row, CLASSES.index("red")] = 0.99
+                probs[row, CLASSES.index(piece)] = 0.99
     return lab, probs
 
 
@@ -101,18 +104,8 @@ def test_a_piece_colour_washed_out_nearly_to_the_paper_finds_no_station_on_bare_
     """A dim photo's green pieces, normalised, come out grey-green, and its small city dots
     show as specks: bare paper round a city is within reach of that green, but nearer
     the paper, so it is no station; a station of that colour still is."""
-    routes, spaces, owner_of = space_table(EUROPE)
-    lab = np.zeros((1125, 1744, 3), np.float32)
-    lab[:] = PAPER_LAB
-    for city in EUROPE.cities.values():
-        cv2.circle(lab, (int(city.x), int(city.y)), 3, WARM_DOT, -1)
-    probs = np.zeros((len(spaces), len(CLASSES)))
-    probs[:, 0] = 1.0
-    for row in np.flatnonzero(owner_of == [r.id for r in routes].index("kyiv--smolensk")):
-        x, y, angle = spaces[row]
-        rectangle(lab, x, y, 60, 21, angle, WASHED_GREEN)
-        probs[row] = 0.0
-        probs[row, CLASSES.index("green")] = 0.99
+    lab, probs = board_with(["kyiv--smolensk"], piece="green", look=WASHED_GREEN,
+                            paper=PAPER_LAB, dot_radius=3)
     zurich = EUROPE.cities["Zürich"]
     rectangle(lab, zurich.x, zurich.y, 27, 21, 30, WASHED_GREEN)
     found = {(s.city, s.owner) for s in find_stations(lab, probs, EUROPE)}

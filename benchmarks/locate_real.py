@@ -41,7 +41,7 @@ from scorer.boards import load_board  # noqa: E402
 from scorer.vision import BoardNotFound  # noqa: E402
 from scorer.vision.config import DEFAULT  # noqa: E402
 from scorer.vision.decode import decode_scaled  # noqa: E402
-from scorer.vision.geometry import corner_error, diagonal  # noqa: E402
+from scorer.vision.geometry import corner_error, diagonal, project  # noqa: E402
 from scorer.vision.locate import locate  # noqa: E402
 from scorer.vision.pipeline import check_exposure  # noqa: E402
 
@@ -149,11 +149,6 @@ def camera_tilt(corners: np.ndarray, tilt: float, azimuth: float) -> np.ndarray:
 def rotation(angle: float, centre: np.ndarray) -> np.ndarray:
     m = cv2.getRotationMatrix2D((float(centre[0]), float(centre[1])), angle, 1.0)
     return np.vstack([m, [0.0, 0.0, 1.0]])
-
-
-def project(h: np.ndarray, points: np.ndarray) -> np.ndarray:
-    p = np.c_[points, np.ones(len(points))] @ h.T
-    return p[:, :2] / p[:, 2:]
 
 
 def framed(h: np.ndarray, corners: np.ndarray, size: tuple[int, int], fill: float,

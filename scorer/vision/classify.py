@@ -15,6 +15,7 @@ from scorer.vision.sample import (
     normalise,
     paper_map,
     shifted_features,
+    space_axes,
     space_table,
     to_lab,
 )
@@ -88,8 +89,7 @@ def sibling_side(board: Board) -> np.ndarray:
     """Per lane (``space_table`` order): +1 or -1, the side across the lane where its double's
     other lane lies (the sign of the sideways shift of ``shifted_features``), 0 for none."""
     routes, spaces, owner_of = space_table(board)
-    angle = np.deg2rad(spaces[:, 2])
-    normal = np.c_[-np.sin(angle), np.cos(angle)]
+    _, normal = space_axes(board)
     index = {route.id: i for i, route in enumerate(routes)}
     side = np.zeros(len(routes))
     for i, route in enumerate(routes):

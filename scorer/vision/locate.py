@@ -27,7 +27,7 @@ from scorer.vision.geometry import (
     project,
     rotations,
 )
-from scorer.vision.sample import background_points, space_table
+from scorer.vision.sample import background_points, space_axes, space_table
 
 # a board whose content score is below this is not a board (a right board scores 40-90)
 _MIN_SCORE = 18.0
@@ -66,8 +66,7 @@ class ContentScore:
                     else _ASSUMED_FRAME_SLACK_CM)
         self.frame_slack = slack_cm / board.board_frame["ax"]
         self.routes, spaces, self.owner = space_table(board)
-        angle = np.deg2rad(spaces[:, 2])
-        along = np.c_[np.cos(angle), np.sin(angle)]
+        along, _ = space_axes(board)
         self.n_points = len(spaces)
         # a few hundred paper points measure the paper as well as thousands, much faster
         points = np.vstack([*(spaces[:, :2] + k * along for k in (-12, 0, 12)),

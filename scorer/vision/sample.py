@@ -57,6 +57,18 @@ def _space_table(board: Board) -> tuple[tuple[Route, ...], np.ndarray, np.ndarra
     return routes, np.array(rows, dtype=np.float32), np.array(owner, dtype=np.int32)
 
 
+def space_axes(board: Board) -> tuple[np.ndarray, np.ndarray]:
+    """Each space's unit vectors along and across it, (N, 2) each in ``space_table`` order:
+    a patch shifted by ``s`` across its space moves by ``s`` times the second."""
+    return _cached("axes", board, lambda: _space_axes(board))
+
+
+def _space_axes(board: Board) -> tuple[np.ndarray, np.ndarray]:
+    _, spaces, _ = space_table(board)
+    angle = np.deg2rad(spaces[:, 2])
+    return np.c_[np.cos(angle), np.sin(angle)], np.c_[-np.sin(angle), np.cos(angle)]
+
+
 def background_points(board: Board) -> np.ndarray:
     """Points of the map far from every route and city: plain paper to calibrate colours."""
     return _cached("background", board, lambda: _background_points(board))
@@ -200,8 +212,7 @@ def shifted_features(
     grad = cv2.magnitude(cv2.Sobel(light, cv2.CV_32F, 1, 0), cv2.Sobel(light, cv2.CV_32F, 0, 1))
     grad /= max(scale, 1e-6)
     _, spaces, _ = space_table(board)
-    angle = np.deg2rad(spaces[:, 2])
-    normal = np.c_[-np.sin(angle), np.cos(angle)]
+    _, normal = space_axes(board)
     base = np.zeros_like(normal) if offset is None else offset
     # every shift in one batch of S * N rows: one remap and one set of sorts, not one per shift
     moved = np.stack([base + normal * shift for shift in shifts])

@@ -22,7 +22,7 @@ from scorer.vision.classify import board_lab
 from scorer.vision.config import DEFAULT
 from scorer.vision.decode import decode_scaled
 from scorer.vision.model import CLASSES, WEIGHTS, fit_ensemble
-from scorer.vision.sample import space_features, space_table
+from scorer.vision.sample import space_axes, space_features, space_table
 
 # a point this far along a space from its centre (art px; spaces follow each other every
 # ~66 px) and this far across it shows that space's piece (a piece is ~16 px wide; offsets
@@ -70,8 +70,7 @@ def shifted_labels(board: Board, labels: np.ndarray, shift: np.ndarray) -> np.nd
     class of each space in ``space_table`` order): the piece of a space it lies on, empty when
     no claimed space is near, ``UNCLEAR`` in between."""
     _, spaces, _ = space_table(board)
-    angle = np.deg2rad(spaces[:, 2])
-    along, across = np.c_[np.cos(angle), np.sin(angle)], np.c_[-np.sin(angle), np.cos(angle)]
+    along, across = space_axes(board)
     point = spaces[:, :2] + across * shift[:, None]
     d = point[:, None, :] - spaces[None, :, :2]  # (shifted points, spaces, 2)
     u = np.abs(np.einsum("ijk,jk->ij", d, along))
@@ -97,9 +96,7 @@ def measure(photo: Path, data: dict, variants: int, shifted: int, rng: np.random
     corners = np.asarray(data["corners"], dtype=np.float64) * scale
     diag = np.linalg.norm(corners[0] - corners[2])
     labels = space_labels(board, data)
-    _, spaces, _ = space_table(board)
-    angle = np.deg2rad(spaces[:, 2])
-    across = np.c_[-np.sin(angle), np.cos(angle)]
+    _, across = space_axes(board)
     rows, classes = [], []
     for k in range(variants + shifted):
         img, c, offset = image, corners, None
@@ -110,7 +107,7 @@ def measure(photo: Path, data: dict, variants: int, shifted: int, rng: np.random
         if k < variants:
             classes.append(labels)
         else:
-            shift = rng.choice(np.asarray(DEFAULT.lane_offsets), len(spaces))
+            shift = rng.choice(np.asarray(DEFAULT.lane_offsets), len(across))
             offset = across * shift[:, None]
             classes.append(shifted_labels(board, labels, shift))
         rows.append(space_features(board_lab(img, board, c), board, offset=offset))

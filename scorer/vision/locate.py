@@ -155,7 +155,7 @@ def locate(image: np.ndarray, board: Board, config: VisionConfig = DEFAULT) -> L
     search = _Search(lab, board)
     found = _best_fit(search, small, lab)
     if found is None or not _plain_fit(found):
-        search = _Search(lab, board, local_paper=True)
+        search = _Search(lab, board, local_paper=True, score=search.score)
         found = _best_fit(search, small, lab) if found is None else _refit(search, found)
     if found is None:
         raise BoardNotFound(_NOT_FOUND)
@@ -227,8 +227,9 @@ class _Search:
     """Candidate outlines to ranked hypotheses: each plausible orientation coarsely aligned,
     the best few by content score then judged by content and pattern correlation."""
 
-    def __init__(self, lab: np.ndarray, board: Board, local_paper: bool = False):
-        self.score = ContentScore(lab, board)
+    def __init__(self, lab: np.ndarray, board: Board, local_paper: bool = False,
+                 score: ContentScore | None = None):
+        self.score = score or ContentScore(lab, board)
         self.align = Aligner(lab, board, local_paper)
 
     def value(self, corners: np.ndarray) -> tuple[float, float, float]:

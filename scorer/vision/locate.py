@@ -872,18 +872,24 @@ def snap_to_edges(mid: np.ndarray, mid_scale: float, corners: np.ndarray, config
 
 def _side_line(blurred: np.ndarray, a: np.ndarray, b: np.ndarray, band: float):
     """The strong straight edge nearest the side a->b within ``band`` px of the blurred BGR
-    image, or None."""
+    image, or None. Of the straight edges most rows support, the board's: its rim runs along
+    one side of it in one colour, where a line through a checked cloth, wood grain or the
+    track's numbered squares has the colour beside it changing along both sides (such a line
+    can gather more rows than a board edge that is faint where a check or the grain matches
+    the rim)."""
     length = float(np.linalg.norm(b - a))
     direction = (b - a) / length
     normal = np.array([direction[1], -direction[0]])  # outwards for a clockwise quad
     t = np.linspace(0.06, 0.94, 80)
-    offsets = np.arange(-band, band + 1.0, 1.0)
+    # sampled a few px beyond the band on both sides, for the colour beside an edge at its end
+    offsets = np.arange(-band - _BESIDE, band + _BESIDE + 1.0, 1.0)
     base = a[None] + t[:, None] * (b - a)[None]
     pts = base[:, None, :] + offsets[None, :, None] * normal[None, None, :]
     # only the band is turned into Lab (not the whole image)
     bgr = cv2.remap(blurred, pts[..., 0].astype(np.float32), pts[..., 1].astype(np.float32),
                     cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT, borderValue=(0, 0, 0))
-    profile = cv2.cvtColor(bgr, cv2.COLOR_BGR2Lab).astype(np.float32)
+    wide = cv2.cvtColor(bgr, cv2.COLOR_BGR2Lab).astype(np.float32)
+    profile, inner = wide[:, _BESIDE:-_BESIDE], offsets[_BESIDE:-_BESIDE]
     edge = np.zeros(profile.shape[:2], dtype=np.float32)
     edge[:, 1:-1] = np.linalg.norm(profile[:, 2:] - profile[:, :-2], axis=2)
     # candidate edge points: strong local maxima of each row across the side
@@ -893,8 +899,10 @@ def _side_line(blurred: np.ndarray, a: np.ndarray, b: np.ndarray, band: float):
     rows, cols = np.nonzero(peak)
     if len(rows) < 10:
         return None
-    tt, oo = t[rows], offsets[cols]
-    # RANSAC for the straight edge supported by most rows (nearest the fit on a tie)
+    tt, oo = t[rows], inner[cols]
+    enough = 0.5 * len(t)
+    # RANSAC for the straight edge supported by most rows, less for a changing colour on
+    # both sides of it (nearest the fit on a tie)
     rng = np.random.default_rng(0)
     best, best_key = None, None
     for _ in range(150):
@@ -906,15 +914,47 @@ def _side_line(blurred: np.ndarray, a: np.ndarray, b: np.ndarray, band: float):
             continue
         inlier = np.abs(oo - (oo[i] + slope * (tt - tt[i]))) < 1.5
         support = len(np.unique(rows[inlier]))
-        key = (support, -abs(np.mean(oo[inlier])))
+        value = support / len(t)
+        if support >= enough:
+            spread = _spread_beside(wide, offsets, oo[i] + slope * (t - tt[i]))
+            value -= _SPREAD_COST * max(0.0, spread - _SPREAD_FREE)
+        key = (support >= enough, value, -abs(np.mean(oo[inlier])))
         if best_key is None or key > best_key:
             best, best_key = inlier, key
-    if best is None or best_key[0] < 0.5 * len(t):
+    if best is None or not best_key[0]:
         return None
     slope, intercept = np.polyfit(tt[best], oo[best], 1)
     p0 = a + intercept * normal
     p1 = b + (intercept + slope) * normal
     return p0, (p1 - p0) / np.linalg.norm(p1 - p0)
+
+
+# the colour beside an edge is read this many px (at the edge search's scale) either side of
+# it, from 1.5 px (the blur) ...
+_BESIDE = 4
+# an edge loses this share of the rows for each Lab unit by which the colour along its more
+# even side spreads beyond the free amount (the rim beside a board's edge spreads 0-9, the
+# colour beside a line through a checked cloth or the numbered squares of the track 5-30)
+_SPREAD_COST, _SPREAD_FREE = 0.03, 4.0
+
+
+def _spread_beside(wide: np.ndarray, offsets: np.ndarray, line: np.ndarray) -> float:
+    """How much the colour beside an edge changes along it, on its more even side: the median
+    distance from the median colour of a strip 1.5-3.5 px beside the edge (``line``: its
+    offset in each row of the Lab ``wide``, sampled at ``offsets``)."""
+    row = np.arange(len(line))
+
+    def at(offset: np.ndarray) -> np.ndarray:  # linear between the sampled offsets
+        x = np.clip(offset - offsets[0], 0.0, len(offsets) - 1.001)
+        k = x.astype(int)
+        f = (x - k)[:, None]
+        return wide[row, k] * (1.0 - f) + wide[row, k + 1] * f
+
+    spreads = []
+    for sign in (-1.0, 1.0):
+        strip = (at(line + sign * 1.5) + at(line + sign * 2.5) + at(line + sign * 3.5)) / 3.0
+        spreads.append(float(np.median(_norms(strip - _median(strip)))))
+    return min(spreads)
 
 
 def _intersect(l1, l2) -> np.ndarray | None:

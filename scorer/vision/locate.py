@@ -915,7 +915,8 @@ def _side_line(blurred: np.ndarray, a: np.ndarray, b: np.ndarray, band: float):
         inlier = np.abs(oo - (oo[i] + slope * (tt - tt[i]))) < 1.5
         support = len(np.unique(rows[inlier]))
         value = support / len(t)
-        if support >= enough:
+        # (the cost only lowers the value: none is worked out for a line already behind)
+        if support >= enough and (best_key is None or not best_key[0] or value >= best_key[1]):
             spread = _spread_beside(wide, offsets, oo[i] + slope * (t - tt[i]))
             value -= _SPREAD_COST * max(0.0, spread - _SPREAD_FREE)
         key = (support >= enough, value, -abs(np.mean(oo[inlier])))
@@ -942,19 +943,18 @@ def _spread_beside(wide: np.ndarray, offsets: np.ndarray, line: np.ndarray) -> f
     """How much the colour beside an edge changes along it, on its more even side: the median
     distance from the median colour of a strip 1.5-3.5 px beside the edge (``line``: its
     offset in each row of the Lab ``wide``, sampled at ``offsets``)."""
-    row = np.arange(len(line))
+    # both strips at once, linear between the sampled offsets
+    x = np.clip(line[:, None] + _BESIDE_AT - offsets[0], 0.0, len(offsets) - 1.001)
+    k = x.astype(int)
+    f = (x - k)[..., None]
+    row = np.arange(len(line))[:, None]
+    values = wide[row, k] * (1.0 - f) + wide[row, k + 1] * f
+    strips = values.reshape(len(line), 2, -1, 3).mean(axis=2)  # (rows, side, Lab)
+    spread = np.linalg.norm(strips - np.median(strips, axis=0), axis=2)
+    return float(np.median(spread, axis=0).min())
 
-    def at(offset: np.ndarray) -> np.ndarray:  # linear between the sampled offsets
-        x = np.clip(offset - offsets[0], 0.0, len(offsets) - 1.001)
-        k = x.astype(int)
-        f = (x - k)[:, None]
-        return wide[row, k] * (1.0 - f) + wide[row, k + 1] * f
 
-    spreads = []
-    for sign in (-1.0, 1.0):
-        strip = (at(line + sign * 1.5) + at(line + sign * 2.5) + at(line + sign * 3.5)) / 3.0
-        spreads.append(float(np.median(_norms(strip - _median(strip)))))
-    return min(spreads)
+_BESIDE_AT = np.array([-3.5, -2.5, -1.5, 1.5, 2.5, 3.5])
 
 
 def _intersect(l1, l2) -> np.ndarray | None:

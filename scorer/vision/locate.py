@@ -146,7 +146,8 @@ def locate(image: np.ndarray, board: Board, config: VisionConfig = DEFAULT) -> L
     when the cheap segmentations found nothing sure (busy or board-coloured tables). When
     nothing passes, the search runs once more with the aligner measuring the paper around
     each pixel rather than one paper colour (a glare spot or a lamp in a dim room light the
-    paper unevenly, and the one colour then hides the routes in the bright part)."""
+    paper unevenly, and the one colour then hides the routes in the bright part), its best
+    few outlines picked by the pattern of spaces."""
     small, scale = resize_long(image, config.locate_long_side)
     # the edge search's image is blurred before use, so a plain linear resize does for it
     # (and is five times cheaper than by area)
@@ -179,7 +180,10 @@ def _best_fit(search: _Search, small: np.ndarray, lab: np.ndarray,
               ) -> tuple[np.ndarray, float, float, float] | None:
     """The best outline in ``small`` pixels, polished, with its content score, its pattern
     correlation and the best value of a different outline; None if it is no board."""
-    ranked = search.rank(candidates(small, lab))
+    # against the paper around each pixel, the few are picked by the pattern of spaces: the
+    # content score measures from one paper colour, and under a lamp's bright spot a wrong
+    # outline reaching into the light can score 20 where the board scores 4
+    ranked = search.rank(candidates(small, lab), by_pattern=search.align.local_paper)
     if not ranked or ranked[0][0][2] < _SURE_CORRELATION:
         # long-line quads are rougher than the masks' outlines: aligned from further away
         ranked = sorted(ranked + search.rank(line_quads(small), by_pattern=True, levels=_WIDE),
@@ -535,8 +539,10 @@ def candidates(small: np.ndarray, lab: np.ndarray) -> Iterator[np.ndarray]:
 
     Besides the plain masks: the same on a blurred copy, where a checked cloth or wood grain
     averages to one colour (the board's outline moves a little, the aligner pulls it back),
-    the far-from-table masks without what reaches over the board's edge, and the board as a
-    photo usually frames it (centred, most of the frame)."""
+    the far-from-table masks without what reaches over the board's edge, the area of pixels
+    unlike their surroundings (its routes and cities, when neither the board's colour nor its
+    outline stands out from the table), and the board as a photo usually frames it (centred,
+    most of the frame)."""
     h, w = small.shape[:2]
     frame = _cropped_frame(small)
     if frame is not None:
@@ -569,7 +575,29 @@ def candidates(small: np.ndarray, lab: np.ndarray) -> Iterator[np.ndarray]:
         quad = quad_from_mask(_without_protrusions(mask), kernel_size=3)
         if quad is not None:
             yield quad * (w / tiny.shape[1])
+    quad = quad_from_mask(unlike_around_mask(lab))
+    if quad is not None:
+        yield quad
     yield _framed(w, h)
+
+
+def unlike_around_mask(lab: np.ndarray) -> np.ndarray:
+    """Pixels unlike the colour around them (routes, cities, the track's edges), joined into
+    one area: the board where neither its colour nor its outline stands out from the table
+    (a dark table as dark as the track, lit by a glare spot that makes it as light as the
+    paper nearby). The colour around a pixel is the median of a window wider than a route
+    and narrower than the map's gaps, so on a plain table or paper nothing is unlike it."""
+    h, w = lab.shape[:2]
+    around = _local_median(lab, _AROUND_WINDOW * max(h, w))
+    unlike = (_squared_norm(cv2.subtract(lab, around)) > _UNLIKE_AROUND ** 2).astype(np.uint8)
+    size = int(_AROUND_JOIN * min(h, w)) | 1
+    return cv2.morphologyEx(unlike * 255, cv2.MORPH_CLOSE,
+                            cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (size, size)))
+
+
+# the window around a pixel (share of the photo's long side), how far (Lab) a pixel must be
+# from its median to count, and the gaps (share of the short side) closed between such pixels
+_AROUND_WINDOW, _UNLIKE_AROUND, _AROUND_JOIN = 0.06, 10.0, 0.06
 
 
 def _without_protrusions(mask: np.ndarray) -> np.ndarray:

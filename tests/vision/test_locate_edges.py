@@ -2,10 +2,20 @@
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import cv2
 import numpy as np
+import pytest
 
-from scorer.vision.locate import _side_line
+from scorer.boards import load_board
+from scorer.vision.decode import decode_scaled
+from scorer.vision.geometry import corner_error, diagonal
+from scorer.vision.locate import _side_line, locate
+
+SAMPLES = Path(__file__).resolve().parents[2] / "sample_photos"
+needs_samples = pytest.mark.skipif(not SAMPLES.is_dir(), reason="no sample_photos/")
 
 RIM, WHITE, PAPER = (35, 45, 120), (235, 240, 240), (200, 215, 220)
 
@@ -43,3 +53,37 @@ def test_a_side_still_snaps_to_a_plain_edge_beside_uneven_colours_on_both_sides(
     found = _side_line(image, np.array([20.0, 48.0]), np.array([220.0, 48.0]), 16.0)
     assert found is not None
     assert abs(found[0][1] - 44.0) < 1.0
+
+
+def board_on_a_table_as_dark_as_its_track_under_a_lamp(name: str) -> tuple[np.ndarray, np.ndarray]:
+    """The sample photo ``name`` with its table painted the colour of the board's score track,
+    seen 35 degrees off vertical, in a room at half the light with a lamp's bright spot over
+    the board's near edge and the table before it: neither the board's colour nor its outline
+    stands out (the far-from-table masks take in the lit table, the track is the table's
+    colour), only its routes and cities do. Returns the photo and the board's corners."""
+    truth = json.loads((SAMPLES / f"{name}.json").read_text(encoding="utf-8"))
+    image, scale = decode_scaled((SAMPLES / truth["photo"]).read_bytes(), 1200)
+    corners = np.array(truth["corners"]) * scale
+    h, w = image.shape[:2]
+    inside = np.zeros((h, w), np.uint8)
+    cv2.fillConvexPoly(inside, np.round(corners).astype(np.int32), 255)
+    rim = cv2.subtract(inside, cv2.erode(inside, np.ones((7, 7), np.uint8)))
+    track = np.median(image[rim > 0], axis=0)
+    image[inside == 0] = track
+    seen = np.array([[0.075, 0.2], [0.925, 0.223], [0.738, 0.8], [0.198, 0.668]]) * (w, h)
+    warp = cv2.getPerspectiveTransform(corners.astype(np.float32), seen.astype(np.float32))
+    photo = cv2.warpPerspective(image, warp, (w, h), borderValue=track.tolist())
+    spot_at = seen.mean(axis=0) + (0.0, 0.3 * np.ptp(seen[:, 1]))
+    yy, xx = np.ogrid[0:h, 0:w]
+    sigma = 0.2 * diagonal(seen)
+    spot = 0.7 * np.exp(-((xx - spot_at[0]) ** 2 + (yy - spot_at[1]) ** 2) / (2 * sigma ** 2))
+    lit = photo * 0.5 * (1 - spot[..., None]) + 250 * spot[..., None]
+    lit += np.random.default_rng(0).normal(0, 2.5, lit.shape)
+    return np.clip(lit, 0, 255).astype(np.uint8), seen
+
+
+@needs_samples
+def test_a_board_as_dark_as_its_table_under_a_lamp_is_outlined_by_its_routes():
+    photo, corners = board_on_a_table_as_dark_as_its_track_under_a_lamp("usa-01")
+    found = locate(photo, load_board("usa"))
+    assert corner_error(found.corners, corners) < 0.01

@@ -18,6 +18,8 @@ from scorer.vision.sample import (
     space_axes,
     space_table,
     to_lab,
+    unveil,
+    veil_map,
 )
 
 PIECE_COLORS = CLASSES[1:]
@@ -40,7 +42,10 @@ def board_lab(
 ) -> np.ndarray:
     """The rectified map area in Lab, normalised by the photo's own paper colour around
     each point."""
-    lab = to_lab(rectify(image, board, corners, config.rectify_scale))
+    rectified = rectify(image, board, corners, config.rectify_scale)
+    if config.unveil:
+        rectified = unveil(rectified, veil_map(rectified, config.rectify_scale))
+    lab = to_lab(rectified)
     return normalise(lab, paper_map(lab, board, config.rectify_scale, config.paper_cell,
                                     config.paper_smooth, config.paper_ratio))
 

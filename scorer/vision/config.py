@@ -24,6 +24,8 @@ class VisionConfig:
     paper_cell: float = 140.0
     paper_smooth: float = 1.0
     paper_ratio: tuple[float, float] = (0.6, 1.6)
+    # a glare spot's white veil is taken off the rectified board first (sample.veil_map)
+    unveil: bool = True
     # photo quality gates
     min_brightness: float = 35.0
     min_sharpness: float = 6.0

@@ -92,6 +92,50 @@ def _background_points(board: Board) -> np.ndarray:
 cv2.cvtColor(np.zeros((1, 1, 3), np.uint8), cv2.COLOR_BGR2Lab)
 
 
+def veil_map(
+    bgr: np.ndarray, scale: float = 1.0, cell: float = 140.0, dark_share: float = 0.02,
+    light_share: float = 0.9, deadband: float = 10.0, white: float = 250.0, most: float = 0.8,
+) -> np.ndarray:
+    """How much of a glare's white veil lies over each pixel of a rectified board, (H, W) in
+    0..``most``: a glare spot mixes a share ``s`` of white into the photo, ``(1 - s) * colour +
+    s * white``, which lifts the dark pieces and print as much as it lifts the paper.
+
+    The darkest ``dark_share`` of each ``cell`` art px square is its black level; a square
+    lifted above the photo's darkest squares by more than ``deadband`` is veiled. The lowest
+    level of each square's neighbours is taken (a square may hold nothing dark of its own),
+    spread by a Gaussian of one square.
+    """
+    h, w = bgr.shape[:2]
+    step = 4  # a low percentile needs no more than every 4th pixel
+    grey = bgr[::step, ::step].mean(axis=2, dtype=np.float32)
+    size = max(int(round(cell * scale / step)), 2)
+    rows, cols = -(-grey.shape[0] // size), -(-grey.shape[1] // size)
+    padded = np.pad(grey, ((0, rows * size - grey.shape[0]), (0, cols * size - grey.shape[1])),
+                    mode="edge")
+    blocks = padded.reshape(rows, size, cols, size).transpose(0, 2, 1, 3).reshape(rows, cols, -1)
+    n = blocks.shape[-1]
+    k, top = int(dark_share * n), int(light_share * n)
+    part = np.partition(blocks, (k, top), axis=-1)
+    dark, light = part[..., k], part[..., top]
+    # light falls unevenly too (a lamp to one side), which scales dark and light alike: a veil
+    # is what lifts the dark above the photo's own ratio of dark to light
+    ratio = float(np.percentile(dark / np.maximum(light, 1.0), 5))
+    share = (dark - ratio * light - deadband) / max(white * (1 - ratio), 1.0)
+    share = cv2.erode(share.astype(np.float32), np.ones((3, 3), np.uint8),
+                      borderType=cv2.BORDER_REPLICATE)
+    share = cv2.GaussianBlur(share, (0, 0), 1.0, borderType=cv2.BORDER_REPLICATE)
+    share = np.clip(share, 0.0, most)
+    full = cv2.resize(share.astype(np.float32), (cols * size * step, rows * size * step),
+                      interpolation=cv2.INTER_LINEAR)
+    return full[:h, :w]
+
+
+def unveil(bgr: np.ndarray, share: np.ndarray, white: float = 250.0) -> np.ndarray:
+    """The photo without the white veil of ``veil_map``: ``(observed - s * white) / (1 - s)``."""
+    s = share[..., None]
+    return np.clip((bgr - s * white) / (1.0 - s), 0, 255).astype(np.uint8)
+
+
 def to_lab(rectified_bgr: np.ndarray) -> np.ndarray:
     """Float Lab (OpenCV 8-bit ranges) of a rectified board."""
     return cv2.cvtColor(rectified_bgr, cv2.COLOR_BGR2Lab).astype(np.float32)

@@ -100,10 +100,13 @@ def veil_map(
     0..``most``: a glare spot mixes a share ``s`` of white into the photo, ``(1 - s) * colour +
     s * white``, which lifts the dark pieces and print as much as it lifts the paper.
 
-    The darkest ``dark_share`` of each ``cell`` art px square is its black level; a square
-    lifted above the photo's darkest squares by more than ``deadband`` is veiled. The lowest
-    level of each square's neighbours is taken (a square may hold nothing dark of its own),
-    spread by a Gaussian of one square.
+    Each ``cell`` art px square has a black level (its darkest ``dark_share``) and a light
+    one (``light_share``). Uneven light scales both alike, so the photo's own ratio of the two
+    is taken from its least veiled squares; what lifts a square's black level above that
+    ratio (by more than ``deadband``) is the veil. A square may hold nothing dark of its own,
+    which reads as a veil: the least of each square's neighbours is taken, spread by a
+    Gaussian of one square. A broad spot comes out weaker than it is (a spot of 0.6 at its
+    centre as ~0.2-0.35), never a plain photo's falling light.
     """
     h, w = bgr.shape[:2]
     step = 4  # a low percentile needs no more than every 4th pixel

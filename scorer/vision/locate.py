@@ -165,8 +165,9 @@ def locate(image: np.ndarray, board: Board, config: VisionConfig = DEFAULT) -> L
     fitted = best / scale
     corners, sides = snap_to_edges(mid, mid_scale, fitted, config, search.score, scale)
     frame = _cropped_frame(image)
-    if frame is not None and corner_error(corners, frame) < 0.015:
-        if board.board_frame.get("measured") and corner_error(corners, frame) < _AT_THE_FRAME:
+    off_frame = corner_error(corners, frame) if frame is not None else np.inf
+    if off_frame < 0.015:
+        if board.board_frame.get("measured") and off_frame < _AT_THE_FRAME:
             # the board's edges are the photo's, and where the map is printed within them is
             # measured: the frame places the spaces better than the search's fit, which works
             # at a few art px per pixel (1 % of the diagonal off on a deskewed real photo)

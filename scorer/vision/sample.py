@@ -127,10 +127,7 @@ def veil_map(
     share = cv2.erode(share.astype(np.float32), np.ones((3, 3), np.uint8),
                       borderType=cv2.BORDER_REPLICATE)
     share = cv2.GaussianBlur(share, (0, 0), 1.0, borderType=cv2.BORDER_REPLICATE)
-    share = np.clip(share, 0.0, most)
-    full = cv2.resize(share.astype(np.float32), (cols * size * step, rows * size * step),
-                      interpolation=cv2.INTER_LINEAR)
-    return full[:h, :w]
+    return _over_the_map(np.clip(share, 0.0, most), size * step, h, w)
 
 
 def unveil(bgr: np.ndarray, share: np.ndarray, white: float = 250.0) -> np.ndarray:
@@ -186,8 +183,14 @@ def paper_map(
     grid = np.where(near[..., None] > 1e-3, spread / np.maximum(near, 1e-3)[..., None],
                     photo_paper)
     grid[..., 0] = np.clip(grid[..., 0], ratio[0] * photo_paper[0], ratio[1] * photo_paper[0])
-    # each square's colour at its centre: stretched over whole squares, then cut to the map
-    size = round(step)
+    return _over_the_map(grid, round(step), h, w)
+
+
+def _over_the_map(grid: np.ndarray, size: int, h: int, w: int) -> np.ndarray:
+    """A value per square of ``size`` px (rows, cols[, channels]) at every pixel of an
+    (``h``, ``w``) map: each square's value at its centre, stretched linearly over whole
+    squares, then cut to the map."""
+    rows, cols = grid.shape[:2]
     full = cv2.resize(grid.astype(np.float32), (cols * size, rows * size),
                       interpolation=cv2.INTER_LINEAR)
     return full[:h, :w]

@@ -81,12 +81,22 @@ def space_probabilities(
     # a small pull towards the printed position settles near ties
     pull = np.abs(offsets) / max(float(np.abs(offsets).max()), 1e-9)
     score = colour_mean.max(axis=2) - 0.02 * pull[:, None]
-    # a lane of a double is never read towards its sibling: those are the sibling's pieces
-    score[np.sign(offsets)[:, None] * sibling_side(board)[None, :] > 0] = -np.inf
-    best = score.argmax(axis=0)
+    # a lane of a double is not read towards its sibling, where the sibling's pieces are,
+    # unless the sibling's pieces lie that far away from it: a few px of error in the frame
+    # moves both lanes' pieces alike
+    side, sibling = sibling_side(board), sibling_index(board)
+    free = np.where(offsets[:, None] * side[None, :] > 0, -np.inf, score)
+    top = free.max(axis=0)
+    # how far a lane's pieces lie away from its sibling: the offset nearest its printed lane
+    # that reads nearly as well as its best, none on a lane that shows no colour
+    near = np.where(free >= top - config.double_shift_slack, -np.abs(offsets)[:, None], -np.inf)
+    away = np.where(top >= config.lane_colour_min, -offsets[near.argmax(axis=0)] * side, 0.0)
+    reach = np.where(sibling >= 0, away[sibling], np.inf)
+    best = np.where(offsets[:, None] * side[None, :] <= reach[None, :], score, -np.inf
+                    ).argmax(axis=0)
     # a lane that no offset shows a piece colour on is read at its printed spaces: how empty
     # it looks there, not beside it on the paper or a neighbour, says how sure "empty" is
-    best[score.max(axis=0) < config.lane_colour_min] = int(np.abs(offsets).argmin())
+    best[score[best, np.arange(lanes)] < config.lane_colour_min] = int(np.abs(offsets).argmin())
     return window[best[owner_of], np.arange(len(owner_of))]
 
 
@@ -103,6 +113,14 @@ def sibling_side(board: Board) -> np.ndarray:
             towards = spaces[theirs, :2].mean(axis=0) - spaces[mine, :2].mean(axis=0)
             side[i] = np.sign(normal[mine].mean(axis=0) @ towards)
     return side
+
+
+def sibling_index(board: Board) -> np.ndarray:
+    """Per lane (``space_table`` order): the index of its double's other lane, -1 for none."""
+    routes, _, _ = space_table(board)
+    index = {route.id: i for i, route in enumerate(routes)}
+    return np.array([next((index[s.id] for s in board.siblings(route)), -1)
+                     for route in routes])
 
 
 def lane_results(

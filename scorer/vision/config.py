@@ -38,6 +38,10 @@ class VisionConfig:
     # ... unless at none of them one piece colour covers this share of the lane (it is read at
     # its printed spaces then)
     lane_colour_min: float = 0.4
+    # a lane of a double is read towards its sibling only as far as the sibling's pieces lie
+    # away from it, measured at the offset nearest the sibling's printed lane that reads within
+    # this of its best (``classify.space_probabilities``)
+    double_shift_slack: float = 0.05
     # a lane is claimed when at least this share of its spaces agree on one colour: above 3/4,
     # so a lane of up to four spaces needs all of them (one left bare is a lane half done, not
     # a misread space), a longer one may have one space misread

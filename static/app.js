@@ -176,7 +176,13 @@
     // to the lane or city nearest the point touched (see boardTap).
     viewport.addEventListener("click", function (e) {
       if (moved) { e.preventDefault(); e.stopPropagation(); moved = false; return; }
-      if (!e.isTrusted || !lastUp || e.timeStamp - lastUp.t > 1500) return;
+      if (!e.isTrusted) return;
+      if (!lastUp || e.timeStamp - lastUp.t > 1500) {
+        // Not a finger (Enter on a focused lane): the element clicked, through the queue too.
+        var link = e.target.closest && e.target.closest("#board a[hx-post]");
+        if (link && window.htmx) { e.preventDefault(); e.stopPropagation(); queueTap(link); }
+        return;
+      }
       var point = lastUp;
       lastUp = null;
       if (boardTap(viewport, point.x, point.y)) { e.preventDefault(); e.stopPropagation(); }
@@ -254,7 +260,7 @@
         return true;
       }
     }
-    htmx.trigger(target, "click");
+    queueTap(target);
     return true;
   }
 
@@ -274,7 +280,7 @@
     e.preventDefault();
     e.stopPropagation();
     var lane = near.lanes[0];
-    if (lane.d <= Math.max(14, 12 / near.k)) htmx.trigger(lane.el, "click");
+    if (lane.d <= Math.max(14, 12 / near.k)) queueTap(lane.el);
   }, true);
 
   // Two big buttons, one per lane of the double; the lane's title names it and its colour.
@@ -307,7 +313,7 @@
         box.remove();
         var current = document.querySelector('#board a[data-route-id="' +
           lane.getAttribute("data-route-id") + '"]');
-        if (current) htmx.trigger(current, "click");
+        if (current) queueTap(current);
       });
       box.appendChild(button);
     });
@@ -320,18 +326,138 @@
     document.body.appendChild(box);
   }
 
+  // --- Taps sent to the server: queued, one at a time, in the order they were made -------
+  // Every answer swaps the whole board (or the whole photo review) for new elements, and htmx
+  // listens to those only once it has settled them, 20 ms after the swap or later on a busy
+  // phone. A tap in between reached an element nobody listened to yet, and a tap that htmx
+  // queued behind the one in flight was dropped with the element the answer replaced: both
+  // sent nothing and said nothing. So a tap is queued here by what it names (a lane, a city)
+  // with what it meant when it was made, and sent from that lane or city as it is on the page
+  // once the answer to the tap before it is in; answers then also come back in order.
+  var DOUBLE_TAP_MS = 300;  // Android's double-tap time; tests/browser/conftest.py waits it out
+  // A tap whose answer has not come in this long is given up, said to be lost, and the taps
+  // after it go: a request hung on bad Wi-Fi must not hold them back without a word.
+  var TAP_TIMEOUT_MS = 10000;
+  var taps = [];        // waiting: { key, values, at }
+  var sending = null;   // the tap in flight: { el, tap }
+  var last = null;      // the last tap accepted: { key, values, at }
+
+  // What a tap means at the moment it is made, so a tap sent later still does that. The
+  // board: claim or release as the lane shows it (its hx-vals), for the player selected
+  // then, in the mode chosen then. The photo review: the owner after the one shown.
+  function intent(el) {
+    var review = el.closest("#scan-review");
+    var attr = el.hasAttribute("data-route-id") ? "data-route-id" : "data-city";
+    var key = (review ? "#scan-review" : "#board") + " a[" + attr + '="' +
+      CSS.escape(el.getAttribute(attr)) + '"]';
+    var values = {};
+    if (review) {
+      var owners = JSON.parse(review.querySelector(".scan-map").getAttribute("data-owners"));
+      values.owner = owners[(owners.indexOf(el.getAttribute("data-owner")) + 1) % owners.length];
+    } else {
+      if (el.hasAttribute("hx-vals")) values = JSON.parse(el.getAttribute("hx-vals"));
+      var player = document.querySelector("#controls [data-active-player]");
+      var mode = document.querySelector("#controls input[name=mode]:checked");
+      if (player) values.player = player.value;
+      if (mode) values.mode = mode.value;
+    }
+    return { key: key, values: values, at: Date.now() };
+  }
+
+  function same(a, b) { return JSON.stringify(a) === JSON.stringify(b); }
+
+  // A double tap is one tap: a second tap on the same lane or city within DOUBLE_TAP_MS of
+  // the one before, or meaning the same as the tap on it still waiting for its answer, is the
+  // same finger twice, not "claim, then release" or "the next owner, then the one after".
+  function queueTap(el) {
+    var tap = intent(el);
+    var pending = sending && sending.tap.key === tap.key ? [sending.tap] : [];
+    pending = pending.concat(taps.filter(function (t) { return t.key === tap.key; }));
+    var again = last && last.key === tap.key && tap.at - last.at < DOUBLE_TAP_MS;
+    if (again) last.at = tap.at;  // a finger bouncing on: still the one tap
+    if (again || pending.some(function (t) { return same(t.values, tap.values); })) return;
+    last = tap;
+    taps.push(tap);
+    next();
+  }
+
+  function next() {
+    if (sending || !window.htmx) return;
+    var tap = taps.shift();
+    if (!tap) return;
+    // The board and the review always hold every lane and city, unless the server answered
+    // with something else in their place: then the tap cannot go, and says so.
+    var el = document.querySelector(tap.key);
+    if (!el) { showProblem("server"); next(); return; }
+    sending = { el: el, tap: tap };
+    try {
+      htmx.ajax("POST", el.getAttribute("hx-post"), { source: el }).then(answered, answered);
+    } catch (err) {
+      answered();  // the taps after it still go
+      throw err;
+    }
+  }
+
+  document.addEventListener("htmx:configRequest", function (e) {
+    if (!sending || e.detail.elt !== sending.el) return;
+    var values = sending.tap.values;
+    Object.keys(values).forEach(function (k) { e.detail.parameters[k] = values[k]; });
+    e.detail.timeout = TAP_TIMEOUT_MS;
+  });
+
+  function answered() {
+    sending = null;
+    next();
+  }
+
+  // A refusal (or a lost connection) stays in view a few seconds whatever answers come
+  // meanwhile: the answer to a tap made right after it must not wipe out, before anyone could
+  // read it, the news that this tap changed nothing.
+  var KEEP_REFUSAL_MS = 4000;
+  var refusals = [];  // { text, until }
+  function keepRefusals(bar) {
+    var now = Date.now();
+    var shown = Array.prototype.map.call(bar.querySelectorAll("[data-error]"),
+      function (p) { return p.textContent; });
+    refusals = refusals.filter(function (r) { return r.until > now; });
+    shown.forEach(function (text) {
+      if (!refusals.some(function (r) { return r.text === text; })) {
+        refusals.push({ text: text, until: now + KEEP_REFUSAL_MS });
+      }
+    });
+    refusals.slice().reverse().forEach(function (r) {
+      if (shown.indexOf(r.text) < 0) bar.prepend(errorLine(r.text));
+    });
+  }
+  document.addEventListener("htmx:oobAfterSwap", function (e) {
+    if (e.target.id === "message") keepRefusals(e.target);
+  });
+  // The photo review's answers leave its message bar alone: a new answer clears it the same.
+  document.addEventListener("htmx:afterSwap", function (e) {
+    var bar = document.getElementById("message");
+    if (e.target.id !== "scan-review" || !bar) return;
+    bar.replaceChildren();
+    keepRefusals(bar);
+  });
+
+  function errorLine(text) {
+    var p = document.createElement("p");
+    p.className = "msg error";
+    p.setAttribute("data-error", "");
+    p.textContent = text;
+    return p;
+  }
+
   // A tap that never reached the server (bad Wi-Fi) or failed there must not look recorded.
   function showProblem(kind) {
     var bar = document.getElementById("message");
     var text = document.body.getAttribute("data-msg-" + kind);
     if (!bar || !text) return;
-    var p = document.createElement("p");
-    p.className = "msg error";
-    p.setAttribute("data-error", "");
-    p.textContent = text;
-    bar.replaceChildren(p);
+    bar.replaceChildren(errorLine(text));
+    keepRefusals(bar);
   }
   document.addEventListener("htmx:sendError", function () { showProblem("network"); });
+  document.addEventListener("htmx:timeout", function () { showProblem("network"); });
   document.addEventListener("htmx:responseError", function (e) {
     if (!e.detail.xhr || e.detail.xhr.status >= 500) showProblem("server");
   });

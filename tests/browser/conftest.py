@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 import threading
+import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -34,6 +35,10 @@ PHONE = {
 }
 # Pages answer from a local server: anything slower than this is a hang, not a slow page.
 TIMEOUT_MS = 10_000
+# A second tap on the same lane or city sooner than this is a double tap, counted once by the
+# page (static/app.js DOUBLE_TAP_MS); a player who taps again on purpose has first looked at
+# the answer, which takes longer. (With a margin for the way from here to the page.)
+DOUBLE_TAP_S = 0.35
 
 
 @pytest.fixture(scope="session")
@@ -133,6 +138,7 @@ class Table:
 
     def __init__(self, page: Any) -> None:
         self.page = page
+        self._tapped: dict[str, float] = {}  # lane or city -> when it was last tapped
 
     @property
     def game_id(self) -> str:
@@ -183,7 +189,7 @@ class Table:
             self.bring_into_view(middle)
         else:
             self.whole_board()
-        self._tap(middle, "/routes/" if answered else None)
+        self._tap(middle, "/routes/" if answered else None, again=route_id)
 
     def tap_city(self, name: str, zoom: bool = True, answered: bool = True) -> None:
         dot = self.city(name).locator(".dot")
@@ -191,16 +197,27 @@ class Table:
             self.bring_into_view(dot)
         else:
             self.whole_board()
-        self._tap(dot, "/cities/" if answered else None)
+        self._tap(dot, "/cities/" if answered else None, again=f"city {name}")
 
-    def _tap(self, target: Any, answer_path: str | None) -> None:
-        """Tap, then (for a path) wait for the answer, so the next tap finds the page settled."""
+    def _tap(self, target: Any, answer_path: str | None, again: str = "") -> None:
+        """Tap, then (for a path) wait for the answer, so the next tap finds the page settled.
+
+        ``again``: what is tapped; a second tap on it waits out the double-tap time, as a
+        player who looks at the answer before tapping again does.
+        """
+        if again:
+            wait = self._tapped.get(again, 0.0) + DOUBLE_TAP_S - time.monotonic()
+            if wait > 0:
+                time.sleep(wait)
         if answer_path is None:
             target.tap()
-            return
-        with self.page.expect_response(lambda r: answer_path in r.url):
-            target.tap()
-        self.page.wait_for_load_state()
+        else:
+            with self.page.expect_response(lambda r: answer_path in r.url):
+                target.tap()
+        if again:  # made by now: the next tap on it is counted from here
+            self._tapped[again] = time.monotonic()
+        if answer_path is not None:
+            self.page.wait_for_load_state()
 
     def whole_board(self) -> None:
         """Show the whole board (the ⤢ button); a phone opens on part of it, zoomed in."""

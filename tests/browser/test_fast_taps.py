@@ -1,0 +1,273 @@
+"""Taps that come fast, before the answer to the one before has been swapped in and settled.
+
+Every answer swaps the whole board (or the whole photo review) for new elements, and htmx
+only wires those up when it settles them, 20 ms after the swap (later on a slow phone). A tap
+in between, or a second tap waiting on a lane that the answer replaced, used to send nothing.
+The taps here go in without waiting for anything but what a player would see.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+from playwright.sync_api import expect
+
+from tests.browser.test_play import TWO, owned_by
+
+SAMPLES = Path(__file__).resolve().parents[2] / "sample_photos"
+PHOTO_PLAYERS = json.loads((SAMPLES / "usa-01.json").read_text())["players"]
+# Single lanes (no neighbour a few pixels away) far from any other lane's middle.
+LANES = ["helena--seattle", "el-paso--los-angeles", "denver--phoenix", "chicago--duluth"]
+# The middle printed space of a lane of the board, or the middle of a photo-review lane, as
+# a point on the screen.
+MIDDLE = """([scope, id]) => {
+    const lane = document.querySelector(`${scope} a[data-route-id="${id}"]`);
+    if (scope === '#board') {
+        const spaces = lane.querySelectorAll('.sp');
+        const r = spaces[Math.floor(spaces.length / 2)].getBoundingClientRect();
+        return {x: r.x + r.width / 2, y: r.y + r.height / 2};
+    }
+    const line = lane.querySelector('.line');
+    const pts = line.getAttribute('points').trim().split(/\\s+/).map(p => p.split(',').map(Number));
+    const [x, y] = pts[Math.floor(pts.length / 2)];
+    const m = line.ownerSVGElement.getScreenCTM();
+    return {x: m.a * x + m.c * y + m.e, y: m.b * x + m.d * y + m.f};
+}"""
+# A slow phone: htmx settles an answer (and wires up the new lanes) a second after swapping it
+# in, not 20 ms after, so a tap right after an answer always lands before the settle.
+SLOW_SETTLE = "addEventListener('load', () => { htmx.config.defaultSettleDelay = 1000; })"
+
+
+def tap(page, scope: str, route_id: str) -> None:
+    page.touchscreen.tap(**page.evaluate(MIDDLE, [scope, route_id]))
+
+
+def board_game(table, phone) -> str:
+    game_id = table.api_game({"variant": "usa", "players": [
+        {"name": n, "color": c} for n, c in TWO]})
+    phone.goto(f"/games/{game_id}")
+    table.whole_board()
+    return game_id
+
+
+def claims(table, game_id: str) -> dict[str, list[str]]:
+    return {p["name"]: sorted(p["routes"]) for p in table.score(game_id)["players"]}
+
+
+def test_a_lane_tapped_right_after_an_answer_before_htmx_settles_it_is_claimed(phone, table):
+    phone.add_init_script(SLOW_SETTLE)
+    game_id = board_game(table, phone)
+    first, second = LANES[:2]
+    with phone.expect_response(lambda r: f"/routes/{first}" in r.url):
+        tap(phone, "#board", first)
+    expect(table.lane(first)).to_have_class(owned_by("red"))  # swapped in, not settled
+    tap(phone, "#board", second)
+    expect(table.lane(second)).to_have_class(owned_by("red"))
+    assert claims(table, game_id) == {"Ann": sorted([first, second]), "Bob": []}
+    assert not phone.problems
+
+
+def test_lanes_tapped_one_after_the_other_without_waiting_are_all_claimed_in_order(
+    phone, table
+):
+    game_id = board_game(table, phone)
+    sent = []
+    phone.on("request", lambda r: "/routes/" in r.url and sent.append(r.url.rsplit("/", 1)[1]))
+    for route_id in LANES:
+        tap(phone, "#board", route_id)
+    for route_id in LANES:
+        expect(table.lane(route_id)).to_have_class(owned_by("red"))
+    assert claims(table, game_id) == {"Ann": sorted(LANES), "Bob": []}
+    assert sent == LANES
+    assert not phone.problems
+
+
+def review(phone, table) -> str:
+    game_id = table.api_game({"variant": "usa", "players": [
+        {"name": f"P{i}", "color": c} for i, c in enumerate(PHOTO_PLAYERS)]})
+    phone.goto(f"/games/{game_id}/scan")
+    phone.locator("[data-scan-photo]").set_input_files(str(SAMPLES / "usa-01.jpg"))
+    phone.locator(".scan-form button[type=submit]").tap()
+    phone.wait_for_url(re.compile(rf"/games/{game_id}/scan/[\w-]+$"), timeout=60_000)
+    phone.locator(".scan-map").scroll_into_view_if_needed()
+    return game_id
+
+
+def owners(phone, route_ids: list[str]) -> list[str]:
+    return [phone.locator(f'.scan-lane[data-route-id="{r}"]').get_attribute("data-owner")
+            for r in route_ids]
+
+
+def next_owner(owner: str) -> str:
+    cycle = ["", *(f"P{i}" for i in range(len(PHOTO_PLAYERS)))]
+    return cycle[(cycle.index(owner) + 1) % len(cycle)]
+
+
+def test_a_photo_lane_tapped_right_after_an_answer_before_htmx_settles_it_changes(
+    phone, table
+):
+    phone.add_init_script(SLOW_SETTLE)
+    review(phone, table)
+    first, second = LANES[:2]
+    before = owners(phone, [first, second])
+    with phone.expect_response(lambda r: f"/lanes/{first}" in r.url):
+        tap(phone, "#scan-review", first)
+    expect(phone.locator(f'.scan-lane[data-route-id="{first}"]')).to_have_attribute(
+        "data-owner", next_owner(before[0]))
+    tap(phone, "#scan-review", second)
+    expect(phone.locator(f'.scan-lane[data-route-id="{second}"]')).to_have_attribute(
+        "data-owner", next_owner(before[1]))
+    assert owners(phone, [first]) == [next_owner(before[0])]
+    assert not phone.problems
+
+
+def test_photo_lanes_tapped_one_after_the_other_without_waiting_all_change_once(phone, table):
+    review(phone, table)
+    before = owners(phone, LANES)
+    sent = []
+    phone.on("request", lambda r: "/lanes/" in r.url and sent.append(r.url.rsplit("/", 1)[1]))
+    for route_id in LANES:
+        tap(phone, "#scan-review", route_id)
+    for route_id, owner in zip(LANES, before, strict=True):
+        expect(phone.locator(f'.scan-lane[data-route-id="{route_id}"]')).to_have_attribute(
+            "data-owner", next_owner(owner))
+    assert sent == LANES
+    assert not phone.problems
+
+
+def test_a_double_tap_on_a_lane_claims_it_once_and_a_later_tap_releases_it(phone, table):
+    game_id = board_game(table, phone)
+    lane = LANES[0]
+    sent = []
+    phone.on("request", lambda r: "/routes/" in r.url and sent.append(r.post_data))
+    tap(phone, "#board", lane)
+    tap(phone, "#board", lane)  # the same finger twice: one tap, not "claim, then release"
+    expect(table.lane(lane)).to_have_class(owned_by("red"))
+    expect(table.message()).to_contain_text("Ann claims Helena–Seattle")
+    phone.wait_for_timeout(600)  # anything the second tap sent has been answered by now
+    expect(table.lane(lane)).to_have_class(owned_by("red"))
+    expect(table.message().locator("[data-error]")).to_have_count(0)
+    assert len(sent) == 1 and "do=claim" in sent[0]
+    assert claims(table, game_id) == {"Ann": [lane], "Bob": []}
+
+    tap(phone, "#board", lane)  # a tap after the answer was seen: what the lane now offers
+    expect(table.lane(lane)).not_to_have_class(re.compile(r"\bown\b"))
+    assert claims(table, game_id) == {"Ann": [], "Bob": []}
+    assert not phone.problems
+
+
+def test_a_double_tap_on_a_photo_lane_moves_it_to_the_next_owner_only(phone, table):
+    review(phone, table)
+    lane = LANES[0]
+    [before] = owners(phone, [lane])
+    sent = []
+    phone.on("request", lambda r: "/lanes/" in r.url and sent.append(r.url))
+    tap(phone, "#scan-review", lane)
+    tap(phone, "#scan-review", lane)
+    expect(phone.locator(f'.scan-lane[data-route-id="{lane}"]')).to_have_attribute(
+        "data-owner", next_owner(before))
+    phone.wait_for_timeout(600)
+    assert owners(phone, [lane]) == [next_owner(before)]
+    assert len(sent) == 1
+    assert not phone.problems
+
+
+def hold_answer(page, path: str) -> list:
+    """Let the request for ``path`` reach the server but keep its answer back (bad Wi-Fi);
+    returns the list the held (route, response) pair lands in."""
+    held: list = []
+    page.route(f"**{path}", lambda route: held.append((route, route.fetch())))
+    return held
+
+
+def test_a_lane_tapped_while_the_answer_before_is_slow_shows_claimed_when_both_are_in(
+    phone, table
+):
+    game_id = board_game(table, phone)
+    phone.route("**/live?*", lambda route: None)  # no poll puts the board right afterwards
+    first, second = LANES[:2]
+    held = hold_answer(phone, f"/routes/{first}")
+    tap(phone, "#board", first)
+    while not held:
+        phone.wait_for_timeout(20)
+    tap(phone, "#board", second)
+    phone.wait_for_timeout(500)  # the first answer is half a second late
+    route, response = held[0]
+    route.fulfill(response=response)
+    for route_id in (first, second):
+        expect(table.lane(route_id)).to_have_class(owned_by("red"))
+    assert claims(table, game_id) == {"Ann": sorted([first, second]), "Bob": []}
+    phone.wait_for_timeout(300)  # no late answer takes it back
+    expect(table.lane(second)).to_have_class(owned_by("red"))
+    assert not phone.problems
+
+
+def test_a_photo_lane_tapped_while_the_answer_before_is_slow_keeps_its_change(phone, table):
+    review(phone, table)
+    first, second = LANES[:2]
+    before = owners(phone, [first, second])
+    held = hold_answer(phone, f"/lanes/{first}")
+    tap(phone, "#scan-review", first)
+    while not held:
+        phone.wait_for_timeout(20)
+    tap(phone, "#scan-review", second)
+    phone.wait_for_timeout(500)
+    route, response = held[0]
+    route.fulfill(response=response)
+    after = [next_owner(owner) for owner in before]
+    for route_id, owner in zip((first, second), after, strict=True):
+        expect(phone.locator(f'.scan-lane[data-route-id="{route_id}"]')).to_have_attribute(
+            "data-owner", owner)
+    phone.wait_for_timeout(300)
+    assert owners(phone, [first, second]) == after
+    phone.reload()  # what the server kept
+    assert owners(phone, [first, second]) == after
+    assert not phone.problems
+
+
+def test_the_two_cities_of_a_ticket_tapped_without_waiting_give_that_ticket(phone, table):
+    game_id = board_game(table, phone)
+    table.mode("ticket")
+    boxes = [table.city(city).locator(".dot").bounding_box() for city in ("Denver", "El Paso")]
+    for box in boxes:  # the second tap as soon as the first is made
+        phone.touchscreen.tap(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    expect(table.tickets_of("Ann").locator('[data-ticket="Denver–El Paso"]')).to_be_visible()
+    expect(table.message()).to_contain_text("Ann takes the ticket Denver–El Paso")
+    tickets = {p["name"]: len(p["tickets"]) for p in table.score(game_id)["players"]}
+    assert tickets == {"Ann": 1, "Bob": 0}
+    assert not phone.problems
+
+
+def test_a_refused_tap_stays_explained_when_the_next_fast_tap_is_answered(phone, table, shot):
+    game_id = table.api_game({"variant": "usa", "players": [
+        {"name": n, "color": c} for n, c in TWO],
+        "claims": [{"player": "Bob", "route": "denver--salt-lake-city"}]})
+    phone.goto(f"/games/{game_id}")
+    table.whole_board()
+    # Two players: the other lane of Bob's double is closed. Then a lane that is free.
+    tap(phone, "#board", "denver--salt-lake-city--2")
+    tap(phone, "#board", LANES[0])
+    expect(table.lane(LANES[0])).to_have_class(owned_by("red"))
+    expect(table.message()).to_contain_text("Ann claims Helena–Seattle")
+    expect(table.message().locator("[data-error]")).to_contain_text("only one lane")
+    table.message().scroll_into_view_if_needed()
+    shot(phone, "refusal-and-claim")
+    assert claims(table, game_id) == {"Ann": [LANES[0]], "Bob": ["denver--salt-lake-city"]}
+    assert not phone.problems
+
+
+def test_a_photo_lane_tap_that_never_reaches_the_server_says_so(phone, table, shot):
+    review(phone, table)
+    first, second = LANES[:2]
+    before = owners(phone, [first, second])
+    phone.route(f"**/lanes/{first}", lambda route: route.abort())
+    tap(phone, "#scan-review", first)
+    tap(phone, "#scan-review", second)
+    lane = phone.locator(f'.scan-lane[data-route-id="{second}"]')
+    expect(lane).to_have_attribute("data-owner", next_owner(before[1]))
+    expect(phone.locator("#message [data-error]")).to_have_text(
+        "No connection: that tap was not recorded. Try again.")
+    shot(phone, "not-recorded")
+    assert owners(phone, [first]) == before[:1]

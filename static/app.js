@@ -410,6 +410,22 @@
     next();
   }
 
+  // An answer can be older than the board shown: a poll read before a tap was recorded and
+  // answered after it. Its board, counters and tickets would show the tap undone until the
+  // next poll, so they are left out; its message (a poll has none) still comes. Its parts
+  // are swapped one by one, the board first after the message, all in one go.
+  var staleAnswer = false;
+  document.addEventListener("htmx:oobBeforeSwap", function (e) {
+    var target = e.detail.target;
+    if (target.id === "board") {
+      var incoming = e.detail.fragment.querySelector("[data-version]");
+      var version = incoming && incoming.getAttribute("data-version");
+      staleAnswer = version !== null && +version < +target.getAttribute("data-version");
+      if (staleAnswer) setTimeout(function () { staleAnswer = false; }, 0);
+    }
+    if (staleAnswer && target.id !== "message") e.detail.shouldSwap = false;
+  });
+
   // A refusal (or a lost connection) stays in view a few seconds whatever answers come
   // meanwhile: the answer to a tap made right after it must not wipe out, before anyone could
   // read it, the news that this tap changed nothing.

@@ -271,3 +271,35 @@ def test_a_photo_lane_tap_that_never_reaches_the_server_says_so(phone, table, sh
         "No connection: that tap was not recorded. Try again.")
     shot(phone, "not-recorded")
     assert owners(phone, [first]) == before[:1]
+
+
+def test_a_poll_answered_after_a_tap_but_read_before_it_does_not_undo_it_on_screen(
+    phone, table, new_table
+):
+    game_id = board_game(table, phone)
+    first, second = LANES[:2]
+    held: list = []
+
+    def poll(route):
+        response = route.fetch()
+        if response.status == 200 and not held:  # the first poll that brings a change
+            held.append((route, response))
+        else:
+            route.fulfill(response=response)
+
+    phone.route("**/live?*", poll)
+    other = new_table()
+    other.page.goto(f"/games/{game_id}")
+    other.select("Bob")
+    other.tap_lane(first, zoom=False)  # the other phone's claim: this phone's poll reads it
+    while not held:
+        phone.wait_for_timeout(50)
+    tap(phone, "#board", second)  # recorded after that read, answered before it
+    expect(table.lane(second)).to_have_class(owned_by("red"))
+    route, response = held[0]
+    route.fulfill(response=response)
+    phone.wait_for_timeout(300)  # the late poll answer is in; the next poll is 2 s away
+    assert "own-red" in (table.lane(second).get_attribute("class") or "")
+    expect(table.lane(first)).to_have_class(owned_by("blue"))
+    assert claims(table, game_id) == {"Ann": [second], "Bob": [first]}
+    assert not phone.problems

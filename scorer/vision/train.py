@@ -85,8 +85,21 @@ def shifted_labels(board: Board, labels: np.ndarray, shift: np.ndarray) -> np.nd
     return out
 
 
-def measure(photo: Path, data: dict, variants: int, shifted: int, rng: np.random.Generator
-            ) -> tuple[np.ndarray, np.ndarray]:
+def glare_spot(image: np.ndarray, corners: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """``image`` under a lamp's soft bright spot somewhere on the board: a share of white,
+    highest at the spot's centre, mixed into every colour."""
+    h, w = image.shape[:2]
+    low, high = corners.min(axis=0), corners.max(axis=0)
+    at = low + rng.uniform(0.1, 0.9, 2) * (high - low)
+    sigma = rng.uniform(0.04, 0.2) * float(np.linalg.norm(high - low))
+    yy, xx = np.ogrid[0:h, 0:w]
+    spot = np.exp(-((xx - at[0]) ** 2 + (yy - at[1]) ** 2) / (2 * sigma ** 2))
+    share = (rng.uniform(0.3, 0.75) * spot).astype(np.float32)[..., None]
+    return np.clip(image * (1 - share) + 250 * share, 0, 255).astype(np.uint8)
+
+
+def measure(photo: Path, data: dict, variants: int, shifted: int, rng: np.random.Generator,
+            glare: int = 0) -> tuple[np.ndarray, np.ndarray]:
     """Feature rows (variants + shifted, spaces, features) and their classes (UNCLEAR: left
     out): ``variants`` readings at the printed positions (all but the first with jittered
     corners and a colour cast), then ``shifted`` more with every space read at a random offset
@@ -104,6 +117,8 @@ def measure(photo: Path, data: dict, variants: int, shifted: int, rng: np.random
             c = corners + rng.normal(0, 0.0015 * diag, corners.shape)
             gain = rng.uniform(0.8, 1.15, 3)
             img = np.clip(image * gain, 0, 255).astype(np.uint8)
+            if variants - glare <= k < variants:
+                img = glare_spot(img, c, rng)
         if k < variants:
             classes.append(labels)
         else:
@@ -114,14 +129,15 @@ def measure(photo: Path, data: dict, variants: int, shifted: int, rng: np.random
     return np.stack(rows), np.stack(classes)
 
 
-def cached_measure(photos, counts: list[tuple[int, int]], rng, cache: Path | None):
-    """``measure`` of each photo with its (variants, shifted), kept in ``cache``."""
+def cached_measure(photos, counts: list[tuple[int, int, int]], rng, cache: Path | None):
+    """``measure`` of each photo with its (variants, shifted, glare), kept in ``cache``."""
     store = dict(np.load(cache)) if cache and cache.is_file() else {}
     measured = []
-    for (photo, data), (variants, shifted) in zip(photos, counts, strict=True):
-        key = f"{photo.resolve()}|{variants}|{shifted}"
+    for (photo, data), (variants, shifted, glare) in zip(photos, counts, strict=True):
+        key = f"{photo.resolve()}|{variants}|{shifted}" + (f"|g{glare}" if glare else "")
         if key + "|x" not in store:
-            store[key + "|x"], store[key + "|y"] = measure(photo, data, variants, shifted, rng)
+            store[key + "|x"], store[key + "|y"] = measure(photo, data, variants, shifted, rng,
+                                                           glare)
         measured.append((load_board(data["map"]), store[key + "|x"], store[key + "|y"]))
     if cache:
         np.savez(cache, **store)
@@ -146,6 +162,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="a folder of real photos, measured --real-variants times each "
                              "(the detector is judged on real photos)")
     parser.add_argument("--real-variants", type=int, default=10)
+    parser.add_argument("--real-glare", type=int, default=5,
+                        help="how many of a real photo's variants are under a glare spot")
     parser.add_argument("--members", type=int, default=5,
                         help="networks trained from different seeds, averaged")
     parser.add_argument("--out", type=Path, default=WEIGHTS)
@@ -157,8 +175,9 @@ def main(argv: list[str] | None = None) -> int:
     real = args.real.resolve() if args.real else None
     # real pieces sit a few px off their spaces, so a shifted reading of a real photo has no
     # reliable label: real photos are read at the printed places only
-    counts = [(args.real_variants, 0) if p.parent.resolve() == real
-              else (args.variants, args.shifted) for p, _ in photos]
+    counts = [(args.real_variants + args.real_glare, 0, args.real_glare)
+              if p.parent.resolve() == real else (args.variants, args.shifted, 0)
+              for p, _ in photos]
     measured = cached_measure(photos, counts, rng, args.cache)
     x, y = training_set(measured)
     model = fit_ensemble(x, y, args.members)

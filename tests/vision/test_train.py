@@ -9,7 +9,7 @@ from scorer.boards import load_board
 from scorer.vision.classify import sibling_side
 from scorer.vision.model import CLASSES, fit, fit_ensemble, softmax
 from scorer.vision.sample import space_table
-from scorer.vision.train import UNCLEAR, measure, shifted_labels, space_labels
+from scorer.vision.train import UNCLEAR, glare_spot, measure, shifted_labels, space_labels
 
 USA = load_board("usa")
 SAMPLES = Path(__file__).resolve().parents[2] / "sample_photos"
@@ -72,6 +72,30 @@ def test_measure_reads_the_printed_places_then_shifted_ones_with_their_classes()
     for k in (1, 2):  # shifted readings: some left out, every claimed class still present
         assert (classes[k] == UNCLEAR).any()
         assert set(classes[k][classes[k] != UNCLEAR]) <= set(classes[0])
+
+
+def test_a_glare_spot_mixes_white_in_most_at_its_centre_and_lifts_the_dark_most():
+    image = np.full((300, 400, 3), 180, np.uint8)
+    image[::2, :] = 30  # dark and light rows side by side everywhere
+    corners = np.array([[50.0, 40.0], [350.0, 40.0], [350.0, 260.0], [50.0, 260.0]])
+    lit = glare_spot(image, corners, np.random.default_rng(3)).astype(float)
+    lift = lit - image
+    assert (lift >= 0).all()
+    dark, light = lift[::2].mean(axis=2), lift[1::2].mean(axis=2)
+    assert dark.max() > 0.3 * (250 - 30)  # the spot's centre is a strong veil
+    assert np.all(dark >= light - 1)  # white lifts the dark more than the light
+    assert dark.min() < 0.5 * dark.max()  # a spot, not the whole photo lit alike
+
+
+def test_measure_puts_a_glare_spot_on_the_last_variants_only():
+    label = SAMPLES / "usa-01.json"
+    data = json.loads(label.read_text(encoding="utf-8"))
+    plain, classes = measure(label.with_suffix(".jpg"), data, 2, 0, np.random.default_rng(0))
+    glared, glared_classes = measure(label.with_suffix(".jpg"), data, 2, 0,
+                                     np.random.default_rng(0), glare=1)
+    assert np.array_equal(classes, glared_classes)  # a veil changes no space's class
+    assert np.array_equal(plain[0], glared[0])
+    assert not np.allclose(plain[1], glared[1])
 
 
 def test_an_ensemble_is_one_network_reading_the_average_of_its_members_logits():

@@ -22,6 +22,14 @@
     if (button) {
       var name = button.getAttribute("data-player");
       selectPlayer(name);
+      // The server is told here rather than by htmx's own listener, which a bar swapped in
+      // by the last answer gets only when htmx settles it: a tap before that posted the form
+      // the old way, and the page it loaded threw away the lane taps still on their way.
+      if (window.htmx && button.form && button.form.hasAttribute("hx-post")) {
+        event.preventDefault();
+        htmx.ajax("POST", button.form.getAttribute("hx-post"),
+                  { source: button.form, values: { player: name } });
+      }
       // Remembered at once, so a reload right after the tap still shows this player.
       var game = button.form && button.form.getAttribute("data-game");
       if (game) {

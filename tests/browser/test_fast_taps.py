@@ -303,3 +303,21 @@ def test_a_poll_answered_after_a_tap_but_read_before_it_does_not_undo_it_on_scre
     expect(table.lane(first)).to_have_class(owned_by("blue"))
     assert claims(table, game_id) == {"Ann": [second], "Bob": [first]}
     assert not phone.problems
+
+
+def test_a_player_and_a_lane_tapped_right_after_an_answer_claim_it_for_that_player(
+    phone, table
+):
+    phone.add_init_script(SLOW_SETTLE)
+    game_id = board_game(table, phone)
+    first, second = LANES[:2]
+    with phone.expect_response(lambda r: f"/routes/{first}" in r.url):
+        tap(phone, "#board", first)
+    expect(table.lane(first)).to_have_class(owned_by("red"))  # swapped in, not settled
+    box = table.player_button("Bob").bounding_box()
+    phone.touchscreen.tap(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    tap(phone, "#board", second)
+    expect(table.lane(second)).to_have_class(owned_by("blue"))
+    expect(table.player_button("Bob")).to_have_attribute("aria-pressed", "true")
+    assert claims(table, game_id) == {"Ann": [first], "Bob": [second]}
+    assert not phone.problems

@@ -7,14 +7,22 @@ Nothing touches the game until the players confirm; then every difference goes i
 
 Detection is slow and memory-hungry, so at most ``SCAN_WORKERS`` run at once per process;
 a further upload waits up to ``SCAN_WAIT`` seconds for a slot, then gets a "busy" answer.
+
+Several phones may tap one review at once, answered by several threads or processes: every
+read-modify-write of a scan's ``scan.json`` holds the scan's lock (``_locked``), so no tap's
+correction is written over by another's, and Apply sees every correction answered before it.
 """
 
 from __future__ import annotations
 
+import fcntl
 import json
+import os
 import secrets
 import shutil
 import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -86,11 +94,15 @@ def _game_dir(game_id: str) -> Path:
     return Path(current_app.instance_path) / "scans" / game_id
 
 
-def _scan_dir(game_id: str, scan_id: str) -> Path:
+def _scan_dir(game_id: str, scan_id: str, change: bool = False) -> Path:
+    """The scan's folder, or 404. ``change``: a correction or an Apply, which on a scan that
+    was there (its id well formed) but is gone says the scan was closed."""
     if not scan_id.replace("-", "").replace("_", "").isalnum() or len(scan_id) > 40:
         abort(404)
     path = _game_dir(game_id) / scan_id
     if not path.is_dir():
+        if change:
+            raise ScanClosed
         abort(404)
     return path
 
@@ -100,10 +112,33 @@ def _read(path: Path) -> dict[str, Any]:
 
 
 def _write(path: Path, data: dict[str, Any]) -> None:
-    # Write then rename: a crash never leaves half a file behind.
-    tmp = path.with_suffix(".tmp")
+    # Write then rename: a crash never leaves half a file behind, and a reader without the
+    # lock sees the old file or the new one. The temporary name is the writer's own.
+    tmp = path.with_name(f"{path.name}.{secrets.token_hex(4)}.tmp")
     tmp.write_text(json.dumps(data), encoding="utf-8")
     tmp.replace(path)
+
+
+class ScanClosed(Exception):
+    """The scan's folder went while a request waited for it: applied, or pruned."""
+
+
+@contextmanager
+def _locked(folder: Path) -> Iterator[None]:
+    """Hold the scan's lock (a file lock: it holds across threads and processes alike) for a
+    read-modify-write of its files. Raises ScanClosed when the scan was applied (its folder
+    removed) before the lock came free."""
+    try:
+        fd = os.open(folder / "lock", os.O_RDWR | os.O_CREAT, 0o600)
+    except FileNotFoundError:
+        raise ScanClosed from None
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        if not (folder / "scan.json").exists():
+            raise ScanClosed
+        yield
+    finally:
+        os.close(fd)  # closing the file lets the lock go
 
 
 def _finished(folder: Path) -> bool:
@@ -150,10 +185,11 @@ def _run_detection(stored: store.StoredGame, folder: Path,
         detection = detect(data, game.board, [p.color for p in game.players], corners)
         _write_rectified(data, detection, game.board, folder)
     except ScorerError as exc:
-        result = _read(folder / "scan.json")
-        result["error"] = str(exc)
-        result["rejected"] = type(exc).__name__ == "ImageRejected"
-        _write(folder / "scan.json", result)
+        with _locked(folder):
+            result = _read(folder / "scan.json")
+            result["error"] = str(exc)
+            result["rejected"] = type(exc).__name__ == "ImageRejected"
+            _write(folder / "scan.json", result)
         return
     finally:
         slots.release()
@@ -164,11 +200,12 @@ def _run_detection(stored: store.StoredGame, folder: Path,
         for r in detection.routes
     }
     stations = {s.city: by_color.get(s.owner) for s in detection.stations}
-    _write(folder / "scan.json", {
-        "detection": detection.to_json(), "confidence": detection.confidence,
-        "lanes": lanes, "stations": {c: p for c, p in stations.items() if p},
-        "proposed": {}, "photo_size": list(detection.photo_size),
-    })
+    with _locked(folder):  # a new reading (corners placed by hand) starts a new review
+        _write(folder / "scan.json", {
+            "detection": detection.to_json(), "confidence": detection.confidence,
+            "lanes": lanes, "stations": {c: p for c, p in stations.items() if p},
+            "proposed": {}, "photo_size": list(detection.photo_size),
+        })
 
 
 def _write_rectified(data: bytes, detection: Any, board: Any, folder: Path) -> None:
@@ -303,7 +340,7 @@ def _review_context(stored: store.StoredGame, scan_id: str, result: dict[str, An
         "claimed": sum(lane.proposed is not None for lane in lanes),
         "stations": _station_changes(stored, result),
         "confidence": result.get("confidence", 1.0),
-        "has_photo": (_scan_dir(stored.id, scan_id) / "rectified.jpg").exists(),
+        "has_photo": (_game_dir(stored.id) / scan_id / "rectified.jpg").exists(),
         "elapsed_ms": result.get("detection", {}).get("elapsed_ms"),
     }
 
@@ -312,23 +349,24 @@ def _review_context(stored: store.StoredGame, scan_id: str, result: dict[str, An
 def set_lane(game_id: str, scan_id: str, route_id: str) -> Response | tuple[str, int] | str:
     """Correct one lane: the owner chosen in the list, or the next player on a map tap."""
     stored = get_game(game_id)
-    folder = _scan_dir(game_id, scan_id)
-    result = _read(folder / "scan.json")
+    folder = _scan_dir(game_id, scan_id, change=True)
     try:
         route = stored.game.board.route(route_id[:120])
     except ScorerError:
         abort(404)
     names = [p.name for p in stored.game.players]
-    current = {lane.id: lane for lane in _lane_views(stored, result)}[route.id].proposed
-    if "owner" in request.form:
-        owner = request.form["owner"] or None
-        if owner is not None and owner not in names:
-            abort(400)
-    else:  # a tap cycles: nobody, then each player in turn
-        cycle = [None, *names]
-        owner = cycle[(cycle.index(current) + 1) % len(cycle)]
-    result["proposed"][route.id] = owner
-    _write(folder / "scan.json", result)
+    with _locked(folder):
+        result = _read(folder / "scan.json")
+        current = {lane.id: lane for lane in _lane_views(stored, result)}[route.id].proposed
+        if "owner" in request.form:
+            owner = request.form["owner"] or None
+            if owner is not None and owner not in names:
+                abort(400)
+        else:  # a tap cycles: nobody, then each player in turn
+            cycle = [None, *names]
+            owner = cycle[(cycle.index(current) + 1) % len(cycle)]
+        result["proposed"][route.id] = owner
+        _write(folder / "scan.json", result)
     if is_htmx():
         return render_template("partials/_scan_review.html",
                                **_review_context(stored, scan_id, result))
@@ -338,7 +376,16 @@ def set_lane(game_id: str, scan_id: str, route_id: str) -> Response | tuple[str,
 @bp.post("/<scan_id>/apply")
 def apply(game_id: str, scan_id: str) -> Response | tuple[str, int] | str:
     stored = get_game(game_id)
-    folder = _scan_dir(game_id, scan_id)
+    folder = _scan_dir(game_id, scan_id, change=True)
+    # Under the lock: a correction answered before Apply is applied with it, one after it
+    # finds the scan closed; a second Apply (a double tap, another phone) too.
+    with _locked(folder):
+        return _apply(stored, scan_id, folder)
+
+
+def _apply(stored: store.StoredGame, scan_id: str,
+           folder: Path) -> Response | tuple[str, int] | str:
+    game_id = stored.id
     result = _read(folder / "scan.json")
     if result.get("error"):
         abort(409)
@@ -361,6 +408,19 @@ def apply(game_id: str, scan_id: str) -> Response | tuple[str, int] | str:
     flash_message(_("Photo applied: {add} added, {change} changed, {remove} removed "
                     "(Undo takes it all back).", **counts))
     shutil.rmtree(folder, ignore_errors=True)
+    return back_to("play.game_page", game_id=game_id)
+
+
+@bp.errorhandler(ScanClosed)
+def scan_closed(_exc: ScanClosed) -> Response:
+    """A tap or an Apply that waited for a scan another request applied: back to the game."""
+    game_id = request.view_args["game_id"] if request.view_args else ""
+    flash_message(_("This photo was applied already (or set aside for newer photos): the game "
+                    "shows what it changed."), error=True)
+    if is_htmx():
+        response = Response(status=204)
+        response.headers["HX-Redirect"] = url_for("play.game_page", game_id=game_id)
+        return response
     return back_to("play.game_page", game_id=game_id)
 
 
@@ -504,6 +564,9 @@ FR.update({
     "Read with these corners": "Lire avec ces coins",
     "Place all four corners of the board, in order.":
         "Placez les quatre coins du plateau, dans l'ordre.",
+    "This photo was applied already (or set aside for newer photos): the game shows what it "
+    "changed.": "Cette photo a déjà été appliquée (ou remplacée par des photos plus récentes) : "
+    "la partie montre ce qu'elle a changé.",
     "Confidence": "Confiance",
     "read in {ms} ms": "lu en {ms} ms",
     "Nothing to check and nothing to change.": "Rien à vérifier ni à changer.",

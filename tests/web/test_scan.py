@@ -239,3 +239,73 @@ def test_a_lane_set_by_hand_drops_the_photos_figure(client, doubtful_scan):
     assert reading(answer.text, "helena--seattle") == "set by hand"
     assert "0 %" not in re.search(r'data-lane="helena--seattle">(.*?)</li>',
                                   answer.text, re.S).group(1)
+
+
+def lanes_shown(page: str) -> dict[str, str]:
+    return dict(re.findall(r'data-route-id="([^"]+)" data-owner="([^"]*)"', page))
+
+
+def tap_lanes(phone, url: str, lanes: list[str], owner: str, start: threading.Barrier) -> list:
+    """Set each lane's owner on the review as a phone's taps do; returns the answers' codes."""
+    start.wait()
+    return [phone.hx(f"{url}/lanes/{lane}", {"owner": owner}).status_code for lane in lanes]
+
+
+def test_taps_from_several_phones_at_once_are_all_kept(app, client, doubtful_scan):
+    from tests.web.conftest import Client
+
+    lanes = sorted(lanes_shown(client.get(doubtful_scan).text))[:64]
+    phones = [Client(app.test_client()) for _ in range(8)]
+    start = threading.Barrier(len(phones))
+    codes: list = []
+    threads = [threading.Thread(target=lambda p=p, i=i: codes.extend(
+        tap_lanes(p, doubtful_scan, lanes[i::len(phones)], "Bob", start)))
+        for i, p in enumerate(phones)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert codes == [200] * len(lanes)
+    shown = lanes_shown(client.get(doubtful_scan).text)
+    assert [lane for lane in lanes if shown[lane] != "Bob"] == []
+
+
+def _tap_from_another_process(config: dict, url: str, lanes: list[str], at: float) -> list:
+    """One app process of several serving the same instance folder and database."""
+    import time
+
+    from scorer.web import create_app
+    from tests.web.conftest import Client
+
+    phone = Client(create_app(config).test_client())
+    time.sleep(max(0.0, at - time.time()))
+    return [phone.hx(f"{url}/lanes/{lane}", {"owner": "Ann"}).status_code for lane in lanes]
+
+
+def test_taps_answered_by_several_app_processes_at_once_are_all_kept(app, client,
+                                                                      doubtful_scan):
+    import multiprocessing
+    import time
+
+    lanes = sorted(lanes_shown(client.get(doubtful_scan).text))[:60]
+    config = {key: app.config[key] for key in ("TESTING", "DATABASE", "DATABASE_URL",
+                                               "SECRET_KEY")}
+    at = time.time() + 4  # every process has started by then (each imports the app)
+    with multiprocessing.get_context("spawn").Pool(3) as pool:
+        answers = pool.starmap(_tap_from_another_process,
+                               [(config, doubtful_scan, lanes[i::3], at) for i in range(3)])
+    assert sorted(code for codes in answers for code in codes) == [200] * len(lanes)
+    shown = lanes_shown(client.get(doubtful_scan).text)
+    assert [lane for lane in lanes if shown[lane] != "Ann"] == []
+
+
+def test_a_tap_on_a_photo_applied_meanwhile_goes_back_to_the_game_and_says_so(client,
+                                                                              doubtful_scan):
+    client.hx(doubtful_scan + "/lanes/helena--seattle", {"owner": "Bob"})
+    assert client.post(doubtful_scan + "/apply").status_code == 303
+    late = client.hx(doubtful_scan + "/lanes/denver--omaha", {"owner": "Bob"})
+    game = doubtful_scan.split("/scan/")[0]
+    assert late.status_code == 204 and late.headers["HX-Redirect"] == game
+    again = client.post(doubtful_scan + "/apply")
+    assert again.status_code == 303 and again.headers["Location"].endswith(game)
+    assert "applied already" in client.get(game).text

@@ -339,9 +339,10 @@
   // listens to those only once it has settled them, 20 ms after the swap or later on a busy
   // phone. A tap in between reached an element nobody listened to yet, and a tap that htmx
   // queued behind the one in flight was dropped with the element the answer replaced: both
-  // sent nothing and said nothing. So a tap is queued here by what it names (a lane, a city)
-  // with what it meant when it was made, and sent from that lane or city as it is on the page
-  // once the answer to the tap before it is in; answers then also come back in order.
+  // sent nothing and said nothing. So a tap is queued here by what it names (a lane, a city,
+  // a form's button) with what it meant when it was made, and sent from that lane, city or
+  // form as it is on the page once the answer to the tap before it is in; answers then also
+  // come back in order.
   var DOUBLE_TAP_MS = 300;  // Android's double-tap time; tests/browser/conftest.py waits it out
   // A tap whose answer has not come in this long is given up, said to be lost, and the taps
   // after it go: a request hung on bad Wi-Fi must not hold them back without a word.
@@ -372,18 +373,37 @@
     return { key: key, values: values, at: Date.now() };
   }
 
+  // A form that changes the game (a ticket's + or ✕, a custom ticket, the Express order,
+  // Undo, Redo) names itself in data-tap; its fields are taken as they are when tapped (the
+  // player selected then), except those marked data-read-when-sent: Undo's cursor is read
+  // from the page the answers before it left, so a second Undo takes back one more step.
+  // data-tap-repeat: the same tap again while the first waits is a second step, not a bounce.
+  function formIntent(form, button) {
+    var values = {};
+    new FormData(form, button).forEach(function (value, name) { values[name] = value; });
+    form.querySelectorAll("[data-read-when-sent]").forEach(function (input) {
+      delete values[input.name];
+    });
+    return { key: 'form[data-tap="' + CSS.escape(form.getAttribute("data-tap")) + '"]',
+             url: form.getAttribute("hx-post"), values: values, at: Date.now(),
+             repeat: form.hasAttribute("data-tap-repeat") };
+  }
+
   function same(a, b) { return JSON.stringify(a) === JSON.stringify(b); }
 
-  // A double tap is one tap: a second tap on the same lane or city within DOUBLE_TAP_MS of
-  // the one before, or meaning the same as the tap on it still waiting for its answer, is the
-  // same finger twice, not "claim, then release" or "the next owner, then the one after".
-  function queueTap(el) {
-    var tap = intent(el);
+  // A double tap is one tap: a second tap on the same lane, city or button within
+  // DOUBLE_TAP_MS of the one before, or meaning the same as the tap on it still waiting for
+  // its answer, is the same finger twice, not "claim, then release" or "the next owner, then
+  // the one after" (Undo and the Express arrows: only within DOUBLE_TAP_MS).
+  function queueTap(el, button) {
+    var tap = el.tagName === "FORM" ? formIntent(el, button) : intent(el);
     var pending = sending && sending.tap.key === tap.key ? [sending.tap] : [];
     pending = pending.concat(taps.filter(function (t) { return t.key === tap.key; }));
     var again = last && last.key === tap.key && tap.at - last.at < DOUBLE_TAP_MS;
     if (again) last.at = tap.at;  // a finger bouncing on: still the one tap
-    if (again || pending.some(function (t) { return same(t.values, tap.values); })) return;
+    if (again || (!tap.repeat && pending.some(function (t) { return same(t.values, tap.values); }))) {
+      return;
+    }
     last = tap;
     taps.push(tap);
     next();
@@ -394,17 +414,30 @@
     var tap = taps.shift();
     if (!tap) return;
     // The board and the review always hold every lane and city, unless the server answered
-    // with something else in their place: then the tap cannot go, and says so.
-    var el = document.querySelector(tap.key);
+    // with something else in their place: then the tap cannot go, and says so. A form's tap
+    // carries all it needs: it goes even if its form went meanwhile (a new deck search).
+    var el = document.querySelector(tap.key) || (tap.url ? document.body : null);
     if (!el) { showProblem("server"); next(); return; }
     sending = { el: el, tap: tap };
     try {
-      htmx.ajax("POST", el.getAttribute("hx-post"), { source: el }).then(answered, answered);
+      var url = tap.url || el.getAttribute("hx-post");
+      htmx.ajax("POST", url, tap.url ? { source: el, swap: "none" } : { source: el })
+        .then(answered, answered);
     } catch (err) {
       answered();  // the taps after it still go
       throw err;
     }
   }
+
+  // The buttons of those forms: queued too, so a tap right after an answer (before htmx has
+  // settled the swapped form) does not post the form the old way and reload the page, and a
+  // tap while another is in flight is not dropped. Without htmx the forms post as they are.
+  document.addEventListener("click", function (event) {
+    var button = event.target.closest && event.target.closest("form[data-tap] button");
+    if (!button || button.type !== "submit" || button.disabled || !window.htmx) return;
+    event.preventDefault();
+    if (button.form.reportValidity()) queueTap(button.form, button);
+  });
 
   document.addEventListener("htmx:configRequest", function (e) {
     if (!sending || e.detail.elt !== sending.el) return;

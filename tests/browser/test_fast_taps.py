@@ -15,6 +15,7 @@ from pathlib import Path
 from playwright.sync_api import expect
 
 from tests.browser.test_play import TWO, owned_by
+from tests.web.test_tickets import path_claims
 
 SAMPLES = Path(__file__).resolve().parents[2] / "sample_photos"
 PHOTO_PLAYERS = json.loads((SAMPLES / "usa-01.json").read_text())["players"]
@@ -320,4 +321,125 @@ def test_a_player_and_a_lane_tapped_right_after_an_answer_claim_it_for_that_play
     expect(table.lane(second)).to_have_class(owned_by("blue"))
     expect(table.player_button("Bob")).to_have_attribute("aria-pressed", "true")
     assert claims(table, game_id) == {"Ann": [first], "Bob": [second]}
+    assert not phone.problems
+
+
+def hold_first_answer(page, path: str) -> list:
+    """Keep back the answer to the first request for ``path`` only (the next ones go as
+    usual); returns the list the held (route, response) pair lands in."""
+    held: list = []
+
+    def handle(route):
+        response = route.fetch()
+        if held:
+            route.fulfill(response=response)
+        else:
+            held.append((route, response))
+
+    page.route(f"**{path}", handle)
+    return held
+
+
+def test_a_second_undo_tapped_while_the_first_is_on_its_way_takes_back_one_more_step(
+    phone, table
+):
+    game_id = table.api_game({"variant": "usa", "players": [
+        {"name": n, "color": c} for n, c in TWO],
+        "claims": [{"player": "Ann", "route": route_id} for route_id in LANES[:2]]})
+    phone.goto(f"/games/{game_id}")
+    sent = []
+    phone.on("request", lambda r: r.url.endswith("/undo") and sent.append(r.method))
+    held = hold_first_answer(phone, "/undo")
+    phone.locator("[data-undo]").tap()
+    while not held:
+        phone.wait_for_timeout(20)
+    phone.wait_for_timeout(400)  # a second tap on purpose, not a bounce of the first
+    phone.locator("[data-undo]").tap()
+    phone.wait_for_timeout(300)
+    route, response = held[0]
+    route.fulfill(response=response)
+    for route_id in LANES[:2]:
+        expect(table.lane(route_id)).not_to_have_class(re.compile(r"\bown\b"))
+    expect(table.message()).to_contain_text("Undone")
+    assert claims(table, game_id) == {"Ann": [], "Bob": []}
+    assert sent == ["POST", "POST"]
+    assert not phone.problems
+
+
+RELOADED = "() => !window.samePage"  # true once the page was loaded again
+
+
+def test_a_ticket_removed_and_one_added_right_after_an_answer_go_without_a_reload(
+    phone, table
+):
+    phone.add_init_script(SLOW_SETTLE)
+    game_id = table.api_game({"variant": "usa", "players": [
+        {"name": n, "color": c} for n, c in TWO],
+        "tickets": [{"player": "Ann", "from": "Denver", "to": "El Paso"}]})
+    phone.goto(f"/games/{game_id}")
+    table.whole_board()
+    results = table.search_deck("boston")
+    expect(results.locator('[data-add-ticket="Boston–Miami"]')).to_be_visible()
+    phone.evaluate("window.samePage = true")
+    with phone.expect_response(lambda r: f"/routes/{LANES[0]}" in r.url):
+        tap(phone, "#board", LANES[0])
+    expect(table.lane(LANES[0])).to_have_class(owned_by("red"))  # swapped in, not settled
+    table.tickets_of("Ann").locator('[data-ticket="Denver–El Paso"] button').tap()
+    results.locator('[data-add-ticket="Boston–Miami"]').tap()
+    ann = table.tickets_of("Ann")
+    expect(ann.locator('[data-ticket="Boston–Miami"]')).to_be_visible()
+    expect(ann.locator('[data-ticket="Denver–El Paso"]')).to_have_count(0)
+    assert not phone.evaluate(RELOADED)
+    tickets = {p["name"]: [(t["from"], t["to"]) for t in p["tickets"]]
+               for p in table.score(game_id)["players"]}
+    assert tickets == {"Ann": [("Boston", "Miami")], "Bob": []}
+    assert not phone.problems
+
+
+def test_a_double_tap_on_undo_right_after_an_answer_takes_back_one_step(phone, table):
+    phone.add_init_script(SLOW_SETTLE)
+    game_id = table.api_game({"variant": "usa", "players": [
+        {"name": n, "color": c} for n, c in TWO],
+        "claims": [{"player": "Ann", "route": LANES[0]}]})
+    phone.goto(f"/games/{game_id}")
+    table.whole_board()
+    phone.evaluate("window.samePage = true")
+    with phone.expect_response(lambda r: f"/routes/{LANES[1]}" in r.url):
+        tap(phone, "#board", LANES[1])
+    expect(table.lane(LANES[1])).to_have_class(owned_by("red"))  # swapped in, not settled
+    box = phone.locator("[data-undo]").bounding_box()
+    for _ in range(2):
+        phone.touchscreen.tap(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    expect(table.lane(LANES[1])).not_to_have_class(re.compile(r"\bown\b"))
+    phone.wait_for_timeout(600)  # anything the second tap sent has been answered by now
+    expect(table.lane(LANES[0])).to_have_class(owned_by("red"))
+    assert claims(table, game_id) == {"Ann": [LANES[0]], "Bob": []}
+    assert not phone.evaluate(RELOADED)
+    assert not phone.problems
+
+
+def test_an_express_arrow_tapped_again_while_the_first_is_on_its_way_is_answered(
+    phone, table
+):
+    game_id = table.api_game({
+        "variant": "express", "express_bonus_values": [20, 15, 10, 5],
+        "players": [{"name": n, "color": c} for n, c in TWO],
+        "claims": path_claims("Bob", "London", "Amsterdam", "Frankfurt", "München", "Wien",
+                              "Budapest", "Bucuresti", "Constantinople")
+        + path_claims("Ann", "London", "Dieppe", "Paris", "Zürich", "Venezia", "Zagrab",
+                      "Sarajevo", "Sofia", "Constantinople")})
+    phone.goto(f"/games/{game_id}")
+    up = phone.locator('[data-express="Ann"] button[aria-label="Move up"]')
+    held = hold_first_answer(phone, "/express")
+    up.tap()
+    while not held:
+        phone.wait_for_timeout(20)
+    phone.wait_for_timeout(400)  # a second tap on purpose, not a bounce of the first
+    up.tap()  # Ann up once more: she is first by then, so the server says it can't be
+    phone.wait_for_timeout(300)
+    route, response = held[0]
+    route.fulfill(response=response)
+    expect(table.message().locator("[data-error]")).to_contain_text("cannot move that way")
+    order = phone.locator(".express-order li")
+    expect(order).to_have_text([re.compile(r"^\s*Ann\b"), re.compile(r"^\s*Bob\b")])
     assert not phone.problems

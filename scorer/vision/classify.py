@@ -20,6 +20,7 @@ from scorer.vision.sample import (
     to_lab,
     unveil,
     veil_map,
+    white_balance,
 )
 
 PIECE_COLORS = CLASSES[1:]
@@ -45,6 +46,8 @@ def board_lab(
     rectified = rectify(image, board, corners, config.rectify_scale)
     if config.unveil:
         rectified = unveil(rectified, veil_map(rectified, config.rectify_scale))
+    if config.white_balance:
+        rectified = white_balance(rectified, board, config.rectify_scale)
     lab = to_lab(rectified)
     return normalise(lab, paper_map(lab, board, config.rectify_scale, config.paper_cell,
                                     config.paper_smooth, config.paper_ratio))

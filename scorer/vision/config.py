@@ -26,6 +26,8 @@ class VisionConfig:
     paper_ratio: tuple[float, float] = (0.6, 1.6)
     # a glare spot's white veil is taken off the rectified board first (sample.veil_map)
     unveil: bool = True
+    # ... and the light's colour taken off by one gain per channel (sample.white_balance)
+    white_balance: bool = True
     # photo quality gates
     min_brightness: float = 35.0
     min_sharpness: float = 6.0

@@ -136,6 +136,20 @@ def unveil(bgr: np.ndarray, share: np.ndarray, white: float = 250.0) -> np.ndarr
     return np.clip((bgr - s * white) / (1.0 - s), 0, 255).astype(np.uint8)
 
 
+def white_balance(bgr: np.ndarray, board: Board, scale: float = 1.0) -> np.ndarray:
+    """The rectified board with its paper made grey by one gain per channel: a lamp's or a
+    window's colour multiplies each channel (and the camera's gamma keeps it a product), so
+    the gains that make the paper grey undo it on the pieces too, dark or light. The board's
+    own tints (a bluish sea, a yellowish land) stay, as the paper around each point is
+    measured afterwards (``paper_map``)."""
+    pts = (background_points(board) * scale).astype(int)
+    values = bgr[pts[:, 1], pts[:, 0]].astype(np.float32)
+    light = values.mean(axis=1)
+    paper = np.median(values[light >= np.median(light)], axis=0)
+    gains = paper.mean() / np.maximum(paper, 1.0)
+    return np.clip(bgr * gains, 0, 255).astype(np.uint8)
+
+
 def to_lab(rectified_bgr: np.ndarray) -> np.ndarray:
     """Float Lab (OpenCV 8-bit ranges) of a rectified board."""
     return cv2.cvtColor(rectified_bgr, cv2.COLOR_BGR2Lab).astype(np.float32)

@@ -407,6 +407,7 @@
     last = tap;
     taps.push(tap);
     next();
+    markPending();
   }
 
   function next() {
@@ -449,7 +450,23 @@
   function answered() {
     sending = null;
     next();
+    markPending();
   }
+
+  // A tap waiting in the queue or on its way shows on what was tapped (the lane, the city,
+  // the form's button) until its answer is in, so that on a slow connection nobody taps again
+  // to be sure. Answers swap in new lanes and forms: the mark is put back on those.
+  function markPending() {
+    document.querySelectorAll(".tap-pending").forEach(function (el) {
+      el.classList.remove("tap-pending");
+    });
+    (sending ? [sending.tap] : []).concat(taps).forEach(function (tap) {
+      var el = document.querySelector(tap.key);
+      if (el) el.classList.add("tap-pending");
+    });
+  }
+  document.addEventListener("htmx:afterSwap", markPending);
+  document.addEventListener("htmx:oobAfterSwap", markPending);
 
   // An answer can be older than the board shown: a poll read before a tap was recorded and
   // answered after it. Its board, counters and tickets would show the tap undone until the

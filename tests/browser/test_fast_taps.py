@@ -443,3 +443,59 @@ def test_an_express_arrow_tapped_again_while_the_first_is_on_its_way_is_answered
     order = phone.locator(".express-order li")
     expect(order).to_have_text([re.compile(r"^\s*Ann\b"), re.compile(r"^\s*Bob\b")])
     assert not phone.problems
+
+
+PENDING = re.compile(r"\btap-pending\b")
+
+
+def test_taps_waiting_for_their_answer_are_marked_until_it_comes(phone, table, shot):
+    game_id = board_game(table, phone)
+    phone.route("**/live?*", lambda route: None)  # no poll answers in between
+    first, second = LANES[:2]
+    held = hold_answer(phone, f"/routes/{first}")
+    tap(phone, "#board", first)
+    while not held:
+        phone.wait_for_timeout(20)
+    tap(phone, "#board", second)  # waits behind the first
+    expect(table.lane(first)).to_have_class(PENDING)
+    expect(table.lane(second)).to_have_class(PENDING)
+    shot(phone, "two-lanes-on-their-way")
+    route, response = held[0]
+    route.fulfill(response=response)
+    for route_id in (first, second):
+        expect(table.lane(route_id)).to_have_class(owned_by("red"))
+        expect(table.lane(route_id)).not_to_have_class(PENDING)
+
+    undo = phone.locator("form[data-tap=undo]")
+    held = hold_answer(phone, "/undo")
+    undo.locator("button").tap()
+    while not held:
+        phone.wait_for_timeout(20)
+    expect(undo).to_have_class(PENDING)
+    undo.scroll_into_view_if_needed()
+    shot(phone, "undo-on-its-way")
+    route, response = held[0]
+    route.fulfill(response=response)
+    expect(table.lane(second)).not_to_have_class(re.compile(r"\bown\b"))
+    expect(undo).not_to_have_class(PENDING)
+    assert claims(table, game_id) == {"Ann": [first], "Bob": []}
+    assert not phone.problems
+
+
+def test_a_photo_lane_waiting_for_its_answer_is_marked_until_it_comes(new_phone, shot):
+    from tests.browser.conftest import Table
+
+    for locale in ("en-US", "fr-FR"):
+        phone = new_phone(locale=locale)
+        review(phone, Table(phone))
+        lane = phone.locator(f'.scan-lane[data-route-id="{LANES[0]}"]')
+        held = hold_answer(phone, f"/lanes/{LANES[0]}")
+        tap(phone, "#scan-review", LANES[0])
+        while not held:
+            phone.wait_for_timeout(20)
+        expect(lane).to_have_class(PENDING)
+        shot(phone, f"photo-lane-on-its-way-{locale}")
+        route, response = held[0]
+        route.fulfill(response=response)
+        expect(lane).not_to_have_class(PENDING)
+        assert not phone.problems

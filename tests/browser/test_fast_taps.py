@@ -57,13 +57,20 @@ def claims(table, game_id: str) -> dict[str, list[str]]:
     return {p["name"]: sorted(p["routes"]) for p in table.score(game_id)["players"]}
 
 
-def test_a_lane_tapped_right_after_an_answer_before_htmx_settles_it_is_claimed(phone, table):
+def first_lane_swapped_in(table, phone) -> tuple[str, str, str]:
+    """A board game on a phone whose htmx settles slowly (a busy phone), its first lane tapped
+    and the answer swapped in but not settled: the game and the first two lanes."""
     phone.add_init_script(SLOW_SETTLE)
     game_id = board_game(table, phone)
     first, second = LANES[:2]
     with phone.expect_response(lambda r: f"/routes/{first}" in r.url):
         tap(phone, "#board", first)
     expect(table.lane(first)).to_have_class(owned_by("red"))  # swapped in, not settled
+    return game_id, first, second
+
+
+def test_a_lane_tapped_right_after_an_answer_before_htmx_settles_it_is_claimed(phone, table):
+    game_id, first, second = first_lane_swapped_in(table, phone)
     tap(phone, "#board", second)
     expect(table.lane(second)).to_have_class(owned_by("red"))
     assert claims(table, game_id) == {"Ann": sorted([first, second]), "Bob": []}
@@ -309,12 +316,7 @@ def test_a_poll_answered_after_a_tap_but_read_before_it_does_not_undo_it_on_scre
 def test_a_player_and_a_lane_tapped_right_after_an_answer_claim_it_for_that_player(
     phone, table
 ):
-    phone.add_init_script(SLOW_SETTLE)
-    game_id = board_game(table, phone)
-    first, second = LANES[:2]
-    with phone.expect_response(lambda r: f"/routes/{first}" in r.url):
-        tap(phone, "#board", first)
-    expect(table.lane(first)).to_have_class(owned_by("red"))  # swapped in, not settled
+    game_id, first, second = first_lane_swapped_in(table, phone)
     box = table.player_button("Bob").bounding_box()
     phone.touchscreen.tap(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
     tap(phone, "#board", second)

@@ -5,7 +5,8 @@ A labelled photo is ``name.jpg`` (or .png/.webp) with ``name.json`` beside it ho
 are empty). Each photo is measured several times with jittered corners and colour casts, so
 the model learns to tolerate both; and several times more with every space read beside its
 printed position, as the detector reads every lane (``lane_offsets``), labelled with what
-lies there.
+lies there. A real photo's readings are not moved (its pieces sit off their spaces); some of
+them are made under a glare spot instead.
 """
 
 from __future__ import annotations
@@ -102,8 +103,8 @@ def measure(photo: Path, data: dict, variants: int, shifted: int, rng: np.random
             glare: int = 0) -> tuple[np.ndarray, np.ndarray]:
     """Feature rows (variants + shifted, spaces, features) and their classes (UNCLEAR: left
     out): ``variants`` readings at the printed positions (all but the first with jittered
-    corners and a colour cast), then ``shifted`` more with every space read at a random offset
-    of ``lane_offsets`` across it."""
+    corners and a colour cast, the last ``glare`` of them also under a glare spot), then
+    ``shifted`` more with every space read at a random offset of ``lane_offsets`` across it."""
     board = load_board(data["map"])
     image, scale = decode_scaled(photo.read_bytes(), 2000)
     corners = np.asarray(data["corners"], dtype=np.float64) * scale
@@ -163,7 +164,8 @@ def main(argv: list[str] | None = None) -> int:
                              "(the detector is judged on real photos)")
     parser.add_argument("--real-variants", type=int, default=10)
     parser.add_argument("--real-glare", type=int, default=5,
-                        help="how many of a real photo's variants are under a glare spot")
+                        help="readings of each real photo under a glare spot, on top of "
+                             "--real-variants")
     parser.add_argument("--members", type=int, default=5,
                         help="networks trained from different seeds, averaged")
     parser.add_argument("--out", type=Path, default=WEIGHTS)

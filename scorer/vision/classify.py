@@ -88,15 +88,15 @@ def space_probabilities(
     # unless the sibling's pieces lie that far away from it: a few px of error in the frame
     # moves both lanes' pieces alike
     side, sibling = sibling_side(board), sibling_index(board)
-    free = np.where(offsets[:, None] * side[None, :] > 0, -np.inf, score)
+    toward = offsets[:, None] * side[None, :]  # how far each offset reads towards the sibling
+    free = np.where(toward > 0, -np.inf, score)
     top = free.max(axis=0)
     # how far a lane's pieces lie away from its sibling: the offset nearest its printed lane
     # that reads nearly as well as its best, none on a lane that shows no colour
     near = np.where(free >= top - config.double_shift_slack, -np.abs(offsets)[:, None], -np.inf)
     away = np.where(top >= config.lane_colour_min, -offsets[near.argmax(axis=0)] * side, 0.0)
     reach = np.where(sibling >= 0, away[sibling], np.inf)
-    best = np.where(offsets[:, None] * side[None, :] <= reach[None, :], score, -np.inf
-                    ).argmax(axis=0)
+    best = np.where(toward <= reach[None, :], score, -np.inf).argmax(axis=0)
     # a lane that no offset shows a piece colour on is read at its printed spaces: how empty
     # it looks there, not beside it on the paper or a neighbour, says how sure "empty" is
     best[score[best, np.arange(lanes)] < config.lane_colour_min] = int(np.abs(offsets).argmin())
@@ -106,15 +106,14 @@ def space_probabilities(
 def sibling_side(board: Board) -> np.ndarray:
     """Per lane (``space_table`` order): +1 or -1, the side across the lane where its double's
     other lane lies (the sign of the sideways shift of ``shifted_features``), 0 for none."""
-    routes, spaces, owner_of = space_table(board)
+    _, spaces, owner_of = space_table(board)
     _, normal = space_axes(board)
-    index = {route.id: i for i, route in enumerate(routes)}
-    side = np.zeros(len(routes))
-    for i, route in enumerate(routes):
-        for sibling in board.siblings(route):
-            mine, theirs = owner_of == i, owner_of == index[sibling.id]
-            towards = spaces[theirs, :2].mean(axis=0) - spaces[mine, :2].mean(axis=0)
-            side[i] = np.sign(normal[mine].mean(axis=0) @ towards)
+    sibling = sibling_index(board)
+    side = np.zeros(len(sibling))
+    for i in np.flatnonzero(sibling >= 0):
+        mine, theirs = owner_of == i, owner_of == sibling[i]
+        towards = spaces[theirs, :2].mean(axis=0) - spaces[mine, :2].mean(axis=0)
+        side[i] = np.sign(normal[mine].mean(axis=0) @ towards)
     return side
 
 

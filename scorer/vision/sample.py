@@ -144,8 +144,7 @@ def white_balance(bgr: np.ndarray, board: Board, scale: float = 1.0) -> np.ndarr
     measured afterwards (``paper_map``)."""
     pts = (background_points(board) * scale).astype(int)
     values = bgr[pts[:, 1], pts[:, 0]].astype(np.float32)
-    light = values.mean(axis=1)
-    paper = np.median(values[light >= np.median(light)], axis=0)
+    paper = _paper_colour(values, values.mean(axis=1))
     gains = (paper.mean() / np.maximum(paper, 1.0)).astype(np.float32)
     # one table per channel: ten times faster than the product over the whole board
     table = np.clip(np.arange(256, dtype=np.float32)[:, None] * gains, 0, 255).astype(np.uint8)
@@ -157,10 +156,11 @@ def to_lab(rectified_bgr: np.ndarray) -> np.ndarray:
     return cv2.cvtColor(rectified_bgr, cv2.COLOR_BGR2Lab).astype(np.float32)
 
 
-def _paper_colour(values: np.ndarray) -> np.ndarray:
-    """The paper's Lab from some of its points: the median of the lighter half (the darker
-    half holds printed lines and relief)."""
-    return np.median(values[values[:, 0] >= np.median(values[:, 0])], axis=0)
+def _paper_colour(values: np.ndarray, lightness: np.ndarray | None = None) -> np.ndarray:
+    """The paper's colour from some of its points (Lab, or BGR with their ``lightness``): the
+    median of the lighter half (the darker half holds printed lines and relief)."""
+    light = values[:, 0] if lightness is None else lightness
+    return np.median(values[light >= np.median(light)], axis=0)
 
 
 def paper_map(

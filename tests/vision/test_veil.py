@@ -1,8 +1,6 @@
 """A glare spot's white veil taken off the rectified board before colours are read."""
 
 import dataclasses
-import json
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -10,22 +8,14 @@ import pytest
 from scorer.boards import load_board
 from scorer.vision.classify import board_lab, lane_results, space_probabilities
 from scorer.vision.config import DEFAULT
-from scorer.vision.decode import decode_scaled
 from scorer.vision.geometry import art_to_photo, project, rectify
 from scorer.vision.sample import space_table, unveil, veil_map
+from tests.vision.samples import SAMPLES, labelled
 
-SAMPLES = Path(__file__).resolve().parents[2] / "sample_photos"
 USA = load_board("usa")
 WHITE = 250.0
 pytestmark = pytest.mark.skipif(not (SAMPLES / "usa-01.jpg").is_file(),
                                 reason="no sample_photos/")
-
-
-def labelled(name: str) -> tuple[dict, np.ndarray, np.ndarray]:
-    """A sample's labels, its photo (decoded as the detector does) and its board corners."""
-    truth = json.loads((SAMPLES / f"{name}.json").read_text(encoding="utf-8"))
-    image, scale = decode_scaled((SAMPLES / f"{name}.jpg").read_bytes(), 2000)
-    return truth, image, np.asarray(truth["corners"]) * scale
 
 
 def spot(shape, centre, sigma: float, strength: float) -> np.ndarray:

@@ -1,8 +1,6 @@
 """The light's colour taken off the rectified board by one gain per channel."""
 
 import dataclasses
-import json
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -10,21 +8,14 @@ import pytest
 from scorer.boards import load_board
 from scorer.vision.classify import board_lab
 from scorer.vision.config import DEFAULT
-from scorer.vision.decode import decode_scaled
 from scorer.vision.sample import space_table, white_balance
+from tests.vision.samples import SAMPLES, labelled
 
-SAMPLES = Path(__file__).resolve().parents[2] / "sample_photos"
 USA = load_board("usa")
 COOL = (1.15, 1.0, 0.8)  # BGR gains: a blue north window
 WARM = (0.72, 0.93, 1.12)  # a tungsten lamp
 pytestmark = pytest.mark.skipif(not (SAMPLES / "usa-01.jpg").is_file(),
                                 reason="no sample_photos/")
-
-
-def labelled(name: str) -> tuple[np.ndarray, np.ndarray]:
-    truth = json.loads((SAMPLES / f"{name}.json").read_text(encoding="utf-8"))
-    image, scale = decode_scaled((SAMPLES / f"{name}.jpg").read_bytes(), 2000)
-    return image, np.asarray(truth["corners"]) * scale
 
 
 def cast(image: np.ndarray, gains) -> np.ndarray:
@@ -41,7 +32,7 @@ def at_the_spaces(lab: np.ndarray) -> np.ndarray:
 def test_a_colour_cast_is_taken_off_the_pieces_and_print(gains):
     """Every space's colour under a cast comes out near its colour without one: three times
     nearer than with the paper's colour only subtracted in Lab."""
-    image, corners = labelled("usa-02")
+    _, image, corners = labelled("usa-02")
     plain = at_the_spaces(board_lab(image, USA, corners))
     balanced = at_the_spaces(board_lab(cast(image, gains), USA, corners))
     shifted = at_the_spaces(board_lab(cast(image, gains), USA, corners,

@@ -187,7 +187,7 @@
       if (!e.isTrusted) return;
       if (!lastUp || e.timeStamp - lastUp.t > 1500) {
         // Not a finger (Enter on a focused lane): the element clicked, through the queue too.
-        var link = e.target.closest && e.target.closest("#board a[hx-post]");
+        var link = e.target.closest && e.target.closest("a[hx-post][data-route-id], a[hx-post][data-city]");
         if (link && window.htmx) { e.preventDefault(); e.stopPropagation(); queueTap(link); }
         return;
       }
@@ -259,7 +259,7 @@
     else if (lane && lane.d <= laneReach) target = lane.el;
     else if (city && city.d <= 26) target = city.el;
     if (!target) return true;  // open sea: nothing to do
-    if (target === lane.el) {
+    if (target === lane.el && !svg.closest(".scan-map")) {
       var other = near.lanes[1];
       // Between the two lanes of a double, closer together than a fingertip: ask.
       if (other && ends(other.el) === ends(lane.el) && (lane.d + other.d) * k < 16
@@ -271,25 +271,6 @@
     queueTap(target);
     return true;
   }
-
-  // The photo review map has the same close lanes: a tap there goes to the nearest lane too.
-  var scanUp = null;
-  document.addEventListener("pointerup", function (e) {
-    if (e.target.closest && e.target.closest(".scan-map")) {
-      scanUp = { x: e.clientX, y: e.clientY, t: e.timeStamp };
-    }
-  }, true);
-  document.addEventListener("click", function (e) {
-    var map = e.target.closest && e.target.closest(".scan-map");
-    if (!map || !e.isTrusted || !scanUp || e.timeStamp - scanUp.t > 1500 || !window.htmx) return;
-    var near = nearest(map.querySelector("svg"), scanUp.x, scanUp.y);
-    scanUp = null;
-    if (!near || !near.lanes.length) return;
-    e.preventDefault();
-    e.stopPropagation();
-    var lane = near.lanes[0];
-    if (lane.d <= Math.max(14, 12 / near.k)) queueTap(lane.el);
-  }, true);
 
   // Two big buttons, one per lane of the double; the lane's title names it and its colour.
   function chooseLane(lanes) {
@@ -355,13 +336,13 @@
   // board: claim or release as the lane shows it (its hx-vals), for the player selected
   // then, in the mode chosen then. The photo review: the owner after the one shown.
   function intent(el) {
-    var review = el.closest("#scan-review");
+    var review = el.closest("#scan-lanes");
     var attr = el.hasAttribute("data-route-id") ? "data-route-id" : "data-city";
-    var key = (review ? "#scan-review" : "#board") + " a[" + attr + '="' +
+    var key = (review ? "#scan-lanes" : "#board") + " a[" + attr + '="' +
       CSS.escape(el.getAttribute(attr)) + '"]';
     var values = {};
     if (review) {
-      var owners = JSON.parse(review.querySelector(".scan-map").getAttribute("data-owners"));
+      var owners = JSON.parse(review.getAttribute("data-owners"));
       values.owner = owners[(owners.indexOf(el.getAttribute("data-owner")) + 1) % owners.length];
     } else {
       if (el.hasAttribute("hx-vals")) values = JSON.parse(el.getAttribute("hx-vals"));
@@ -507,12 +488,14 @@
     if (e.target.id === "message") keepRefusals(e.target);
   });
   // The photo review's answers leave its message bar alone: a new answer clears it the same.
-  document.addEventListener("htmx:afterSwap", function (e) {
+  function reviewAnswered(e) {
     var bar = document.getElementById("message");
     if (e.target.id !== "scan-review" || !bar) return;
     bar.replaceChildren();
     keepRefusals(bar);
-  });
+  }
+  document.addEventListener("htmx:afterSwap", reviewAnswered);
+  document.addEventListener("htmx:oobAfterSwap", reviewAnswered);
 
   function errorLine(text) {
     var p = document.createElement("p");

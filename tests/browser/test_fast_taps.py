@@ -121,10 +121,10 @@ def test_a_photo_lane_tapped_right_after_an_answer_before_htmx_settles_it_change
     first, second = LANES[:2]
     before = owners(phone, [first, second])
     with phone.expect_response(lambda r: f"/lanes/{first}" in r.url):
-        tap(phone, "#scan-review", first)
+        tap(phone, "#scan-lanes", first)
     expect(phone.locator(f'.scan-lane[data-route-id="{first}"]')).to_have_attribute(
         "data-owner", next_owner(before[0]))
-    tap(phone, "#scan-review", second)
+    tap(phone, "#scan-lanes", second)
     expect(phone.locator(f'.scan-lane[data-route-id="{second}"]')).to_have_attribute(
         "data-owner", next_owner(before[1]))
     assert owners(phone, [first]) == [next_owner(before[0])]
@@ -137,7 +137,7 @@ def test_photo_lanes_tapped_one_after_the_other_without_waiting_all_change_once(
     sent = []
     phone.on("request", lambda r: "/lanes/" in r.url and sent.append(r.url.rsplit("/", 1)[1]))
     for route_id in LANES:
-        tap(phone, "#scan-review", route_id)
+        tap(phone, "#scan-lanes", route_id)
     for route_id, owner in zip(LANES, before, strict=True):
         expect(phone.locator(f'.scan-lane[data-route-id="{route_id}"]')).to_have_attribute(
             "data-owner", next_owner(owner))
@@ -172,8 +172,8 @@ def test_a_double_tap_on_a_photo_lane_moves_it_to_the_next_owner_only(phone, tab
     [before] = owners(phone, [lane])
     sent = []
     phone.on("request", lambda r: "/lanes/" in r.url and sent.append(r.url))
-    tap(phone, "#scan-review", lane)
-    tap(phone, "#scan-review", lane)
+    tap(phone, "#scan-lanes", lane)
+    tap(phone, "#scan-lanes", lane)
     expect(phone.locator(f'.scan-lane[data-route-id="{lane}"]')).to_have_attribute(
         "data-owner", next_owner(before))
     phone.wait_for_timeout(600)
@@ -217,10 +217,10 @@ def test_a_photo_lane_tapped_while_the_answer_before_is_slow_keeps_its_change(ph
     first, second = LANES[:2]
     before = owners(phone, [first, second])
     held = hold_answer(phone, f"/lanes/{first}")
-    tap(phone, "#scan-review", first)
+    tap(phone, "#scan-lanes", first)
     while not held:
         phone.wait_for_timeout(20)
-    tap(phone, "#scan-review", second)
+    tap(phone, "#scan-lanes", second)
     phone.wait_for_timeout(500)
     route, response = held[0]
     route.fulfill(response=response)
@@ -271,8 +271,8 @@ def test_a_photo_lane_tap_that_never_reaches_the_server_says_so(phone, table, sh
     first, second = LANES[:2]
     before = owners(phone, [first, second])
     phone.route(f"**/lanes/{first}", lambda route: route.abort())
-    tap(phone, "#scan-review", first)
-    tap(phone, "#scan-review", second)
+    tap(phone, "#scan-lanes", first)
+    tap(phone, "#scan-lanes", second)
     lane = phone.locator(f'.scan-lane[data-route-id="{second}"]')
     expect(lane).to_have_attribute("data-owner", next_owner(before[1]))
     expect(phone.locator("#message [data-error]")).to_have_text(
@@ -492,7 +492,7 @@ def test_a_photo_lane_waiting_for_its_answer_is_marked_until_it_comes(new_phone,
         review(phone, Table(phone))
         lane = phone.locator(f'.scan-lane[data-route-id="{LANES[0]}"]')
         held = hold_answer(phone, f"/lanes/{LANES[0]}")
-        tap(phone, "#scan-review", LANES[0])
+        tap(phone, "#scan-lanes", LANES[0])
         while not held:
             phone.wait_for_timeout(20)
         expect(lane).to_have_class(PENDING)

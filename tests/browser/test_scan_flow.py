@@ -108,3 +108,154 @@ def test_a_tap_on_either_lane_of_a_double_on_the_photo_review_changes_that_lane(
         else:
             expect(lane).not_to_have_attribute("data-owner", before)
     assert not wrong, f"taps changed the wrong lane: {wrong}"
+
+
+def reviewed(page, table, sample: str = "usa-01") -> str:
+    """A game with the sample photo's players, its photo uploaded from the phone: the game."""
+    truth = json.loads((SAMPLES / f"{sample}.json").read_text())
+    game_id = table.api_game({"variant": truth["map"], "players": [
+        {"name": f"P{i}", "color": c} for i, c in enumerate(truth["players"])]})
+    page.goto(f"/games/{game_id}/scan")
+    page.locator("[data-scan-photo]").set_input_files(str(SAMPLES / f"{sample}.jpg"))
+    page.locator(".scan-form button[type=submit]").tap()
+    page.wait_for_url(re.compile(rf"/games/{game_id}/scan/[\w-]+$"), timeout=60_000)
+    return game_id
+
+
+def shown_owners(page) -> dict[str, str]:
+    return page.evaluate("""() => Object.fromEntries(Array.from(
+        document.querySelectorAll('.scan-lane[data-route-id]'),
+        a => [a.dataset.routeId, a.dataset.owner]))""")
+
+
+def applied(page, table, game_id: str) -> dict[str, str]:
+    page.locator("[data-apply-scan]").tap()
+    page.wait_for_url(re.compile(rf"/games/{game_id}$"))
+    return {r: p["name"] for p in table.score(game_id)["players"] for r in p["routes"]}
+
+
+def test_a_doubtful_lane_shown_with_a_player_is_applied_with_that_player(phone, table, shot):
+    game_id = reviewed(phone, table)
+    shown = shown_owners(phone)
+    doubtful = phone.locator(".scan-lane.doubt:not([data-owner=''])")
+    assert doubtful.count() >= 1
+    lane = doubtful.first.get_attribute("data-route-id")
+    player = doubtful.first.get_attribute("data-owner")
+    shot(phone, "review")
+    after = applied(phone, table, game_id)
+    assert after == {r: owner for r, owner in shown.items() if owner}  # lane by lane
+    assert after[lane] == player
+    assert not phone.problems
+
+
+def test_the_cards_ask_each_doubtful_lane_in_turn_and_one_tap_confirms_it(phone, table,
+                                                                         shot):
+    game_id = reviewed(phone, table)
+    total = phone.locator("#scan-lanes [data-doubtful]").count()
+    assert total >= 3
+    card = phone.locator("#card")
+    expect(card.locator("[data-progress]")).to_have_text(f"1 of {total}")
+    shot(phone, "first-card")
+    first = card.get_attribute("data-card")
+    as_read = card.locator("[data-as-read]").get_attribute("data-pick")
+    card.locator("[data-as-read]").tap()  # one tap: confirmed as read
+    expect(card.locator("[data-progress]")).to_have_text(f"2 of {total}")
+    lane = phone.locator(f'#scan-lanes [data-route-id="{first}"]')
+    expect(lane).to_have_attribute("data-owner", as_read)
+    expect(lane).not_to_have_attribute("data-doubtful", "")
+    expect(phone.locator(f'[data-checked] [data-lane="{first}"]')).to_have_count(1)
+    shot(phone, "second-card")
+    phone.locator("[data-accept-rest]").tap()
+    expect(phone.locator("#scan-lanes [data-doubtful]")).to_have_count(0)
+    expect(phone.locator("[data-all-checked]")).to_be_visible()
+    shown = shown_owners(phone)
+    after = applied(phone, table, game_id)
+    assert after == {r: owner for r, owner in shown.items() if owner}
+    assert not phone.problems
+
+
+def test_nobody_keeps_a_lane_in_view_and_picking_the_shown_player_again_sets_it(phone, table,
+                                                                               shot):
+    game_id = reviewed(phone, table)
+    lane = phone.locator("#scan-lanes [data-doubtful]:not([data-owner=''])").first
+    route_id, player = lane.get_attribute("data-route-id"), lane.get_attribute("data-owner")
+    phone.locator(f'[data-to-check] [data-lane="{route_id}"] a').tap()  # opens its card
+    card = phone.locator(f'#card[data-card="{route_id}"]')
+    expect(card.locator("[data-as-read]")).to_have_attribute("data-pick", player)
+    card.locator('[data-pick=""]').tap()  # nobody
+    lane = phone.locator(f'#scan-lanes [data-route-id="{route_id}"]')
+    expect(lane).to_have_attribute("data-owner", "")
+    row = phone.locator(f'[data-checked] [data-lane="{route_id}"]')
+    expect(row).to_contain_text("nobody")  # still in view, as nobody
+    shot(phone, "nobody")
+    row.locator("a").tap()
+    card.locator(f'[data-pick="{player}"]').tap()  # the shown player again: one tap
+    expect(lane).to_have_attribute("data-owner", player)
+    after = applied(phone, table, game_id)
+    assert after[route_id] == player
+    assert not phone.problems
+
+
+def test_the_bar_in_view_says_what_apply_does(phone, table, shot):
+    game_id = reviewed(phone, table)
+    bar = phone.locator("[data-scan-bar]")
+    expect(bar).to_be_in_viewport()
+    expect(bar.locator("[data-apply-scan]")).to_be_in_viewport()
+    phone.locator("#card [data-as-read]").tap()
+    expect(phone.locator("#card [data-progress]")).to_contain_text("2 of")
+    figures = {li.get_attribute("data-bar-player"): (int(li.get_attribute("data-trains")),
+                                                      int(li.get_attribute("data-points")))
+               for li in bar.locator("[data-bar-player]").all()}
+    adds = int(bar.locator('[data-count="add"]').inner_text().lstrip("+"))
+    phone.mouse.wheel(0, 3000)
+    expect(bar).to_be_in_viewport()
+    after = applied(phone, table, game_id)
+    score = table.score(game_id)
+    assert figures == {p["name"]: (45 - p["trains_left"], p["route_points"])
+                       for p in score["players"]}
+    assert len(after) == adds
+    expect(phone.locator("#message")).to_contain_text(f"Photo applied: {adds} added")
+    assert not phone.problems
+
+
+def test_the_review_is_in_french(new_table, shot):
+    table = new_table(locale="fr-FR")
+    page = table.page
+    game_id = reviewed(page, table)
+    expect(page.locator("h1")).to_have_text("Vérifiez la photo")
+    expect(page.locator("#card [data-progress]")).to_contain_text(" sur ")
+    expect(page.locator("#card [data-as-read]")).to_contain_text("comme lu")
+    expect(page.locator("[data-apply-scan]")).to_have_text("Appliquer à la partie")
+    expect(page.locator("[data-legend]")).to_contain_text("à vérifier")
+    shot(page, "review-fr")
+    applied(page, table, game_id)
+    expect(page.locator("#message")).to_contain_text("Photo appliquée")
+    expect(page.locator("#message")).to_contain_text("wagons")
+    assert not page.problems
+
+
+def test_without_javascript_the_review_is_plain_forms(new_table, shot):
+    table = new_table(java_script_enabled=False)
+    page = table.page
+    game_id = reviewed(page, table)
+    card = page.locator("#card")
+    first = card.get_attribute("data-card")
+    picked = card.locator("[data-pick]").last.get_attribute("data-pick")
+    with page.expect_navigation():
+        card.locator("[data-pick]").last.tap()  # a player other than the reading
+    assert page.locator("#card").get_attribute("data-card") != first
+    expect(page.locator(f'#scan-lanes [data-route-id="{first}"]')).to_have_attribute(
+        "data-owner", picked)
+    # a lane of the map is a link to its card
+    other = page.locator("#scan-lanes [data-route-id]:not([data-doubtful])").first
+    page.goto(other.get_attribute("href"))
+    expect(page.locator("#card")).to_have_attribute("data-card",
+                                                    other.get_attribute("data-route-id"))
+    with page.expect_navigation():
+        page.locator("[data-accept-rest]").tap()
+    expect(page.locator("#scan-lanes [data-doubtful]")).to_have_count(0)
+    shown = {a.get_attribute("data-route-id"): a.get_attribute("data-owner")
+             for a in page.locator("#scan-lanes [data-route-id]").all()}
+    shot(page, "no-script")
+    after = applied(page, table, game_id)
+    assert after == {r: owner for r, owner in shown.items() if owner}

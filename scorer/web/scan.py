@@ -706,4 +706,11 @@ FR.update({
     "least sure first:": "La photo compte {count} wagons de couleur {color} pour {player}, "
     "qui n'en a que {trains} : les wagons de rechange de la boîte sont peut-être sur le "
     "plateau. Mettez à personne les voies qui ne sont pas à {player} ; les moins sûres d'abord :",
+    "+{count} lane added": "+{count} voie ajoutée",
+    "+{count} lanes added": "+{count} voies ajoutées",
+    "{count} lane changed": "{count} voie changée",
+    "{count} lanes changed": "{count} voies changées",
+    "{count} lane removed": "{count} voie retirée",
+    "{count} lanes removed": "{count} voies retirées",
+    "{n} to check": "{n} à vérifier",
 })

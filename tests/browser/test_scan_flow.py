@@ -206,7 +206,7 @@ def test_the_bar_in_view_says_what_apply_does(phone, table, shot):
     figures = {li.get_attribute("data-bar-player"): (int(li.get_attribute("data-trains")),
                                                       int(li.get_attribute("data-points")))
                for li in bar.locator("[data-bar-player]").all()}
-    adds = int(bar.locator('[data-count="add"]').inner_text().lstrip("+"))
+    adds = int(bar.locator('[data-count="add"]').get_attribute("data-n"))
     phone.mouse.wheel(0, 3000)
     expect(bar).to_be_in_viewport()
     after = applied(phone, table, game_id)

@@ -519,6 +519,15 @@
     if (!e.detail.xhr || e.detail.xhr.status >= 500) showProblem("server");
   });
 
+  // A form that must go once (a photo's Apply): a second tap while the first one's page loads
+  // would post again, and its answer ("applied already") would replace the first one's.
+  document.addEventListener("submit", function (e) {
+    var form = e.target;
+    if (!form.hasAttribute || !form.hasAttribute("data-submit-once")) return;
+    if (form.hasAttribute("data-sent")) { e.preventDefault(); return; }
+    form.setAttribute("data-sent", "");
+  });
+
   // Dates are stored in UTC: show them in the phone's own time.
   function localTimes(root) {
     root.querySelectorAll("time[datetime][data-local]").forEach(function (t) {

@@ -259,3 +259,16 @@ def test_without_javascript_the_review_is_plain_forms(new_table, shot):
     shot(page, "no-script")
     after = applied(page, table, game_id)
     assert after == {r: owner for r, owner in shown.items() if owner}
+
+
+def test_a_double_tap_on_apply_applies_once_and_says_so(phone, table):
+    game_id = reviewed(phone, table)
+    posts = []
+    phone.on("request", lambda r: r.url.endswith("/apply") and posts.append(r.url))
+    phone.locator("[data-apply-scan]").evaluate(
+        "b => { b.click(); setTimeout(() => b.click(), 60); }")  # a thumb bouncing
+    phone.wait_for_url(re.compile(rf"/games/{game_id}$"))
+    expect(phone.locator("#message")).to_contain_text("Photo applied")
+    expect(phone.locator("#message")).not_to_contain_text("applied already")
+    assert len(posts) == 1
+    assert not phone.problems

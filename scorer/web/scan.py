@@ -510,15 +510,18 @@ def _apply(stored: store.StoredGame, scan_id: str,
         store.record(get_db(), game_id, SetOwners(changes, stations))
     except ScorerError as exc:
         context = _review_context(stored, scan_id, result)
-        return render_template("pages/scan_review.html", error=refuse(exc), **context), 422
+        # The checks say why in the table's words; the core's sentence only when they do not.
+        error = (_("Nothing was applied: fix what the photo says below, then apply again.")
+                 if context["checks"] else refuse(exc))
+        return render_template("pages/scan_review.html", error=error, **context), 422
     except KeyError:
         abort(404)
     counts = {kind: sum(1 for lane in lanes if lane.change == kind)
               for kind in ("add", "change", "remove")}
     flash_message(_("Photo applied: {add} added, {change} changed, {remove} removed "
                     "(Undo takes it all back).", **counts) + " " + " · ".join(
-        _("{player}: {lanes} lanes, {trains} trains, {points} route points", player=p["name"],
-          lanes=p["lanes"], trains=p["trains"], points=p["points"])
+        _("{player}: {lanes} lanes, {points} route points", player=p["name"],
+          lanes=p["lanes"], points=p["points"])
         for p in _player_summary(stored, lanes)))
     shutil.rmtree(folder, ignore_errors=True)
     return back_to("play.game_page", game_id=game_id)
@@ -699,8 +702,8 @@ FR.update({
     "Nothing else changes.": "Rien d'autre ne change.",
     "No lane {lane} on this board: nothing changed.":
         "Pas de voie {lane} sur ce plateau : rien n'a changé.",
-    "{player}: {lanes} lanes, {trains} trains, {points} route points":
-        "{player} : {lanes} voies, {trains} wagons, {points} points de routes",
+    "{player}: {lanes} lanes, {points} route points":
+        "{player} : {lanes} voies, {points} points de routes",
     "The photo counts {count} {color} pieces for {player}, who has only {trains}: the box's "
     "spare pieces may be on the board. Set the lanes that are not {player}'s to nobody; the "
     "least sure first:": "La photo compte {count} wagons de couleur {color} pour {player}, "
@@ -713,4 +716,7 @@ FR.update({
     "{count} lane removed": "{count} voie retirée",
     "{count} lanes removed": "{count} voies retirées",
     "{n} to check": "{n} à vérifier",
+    "Nothing was applied: fix what the photo says below, then apply again.":
+        "Rien n'a été appliqué : corrigez ce que la photo indique ci-dessous, puis appliquez "
+        "à nouveau.",
 })

@@ -230,7 +230,7 @@ def test_the_review_is_in_french(new_table, shot):
     shot(page, "review-fr")
     applied(page, table, game_id)
     expect(page.locator("#message")).to_contain_text("Photo appliquée")
-    expect(page.locator("#message")).to_contain_text("wagons")
+    expect(page.locator("#message")).to_contain_text("points de routes")
     assert not page.problems
 
 

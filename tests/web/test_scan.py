@@ -415,6 +415,8 @@ def test_more_pieces_than_a_player_has_names_the_colour_and_its_least_sure_lanes
     assert "?lane=oklahoma-city--santa-fe" in check
     refused = client.post(crowded_scan + "/apply")  # explained, not a dead end
     assert refused.status_code == 422 and "data-apply-scan" in refused.text
+    assert "Nothing was applied: fix what the photo says below" in refused.text
+    assert "trains left" not in refused.text and refused.text.count("data-error") == 1
     game = crowded_scan.split("/scan/")[0].rsplit("/", 1)[1]
     assert owners(client, game) == {}
     client.post(crowded_scan + "/lanes/oklahoma-city--santa-fe", data={"owner": ""})

@@ -260,12 +260,25 @@ def _changes(lanes: list[LaneView]) -> tuple[tuple[str, str | None], ...]:
     return tuple((lane.id, lane.proposed) for lane in lanes if lane.change)
 
 
+def _stations_shown(stored: store.StoredGame, result: dict[str, Any]) -> dict[str, str]:
+    """City -> owner of every station the review shows: read on the photo, then corrected
+    (``proposed_stations``, None: no station; scans older than it have none)."""
+    names = {p.name for p in stored.game.players}
+    shown = {city: owner for city, owner in result.get("stations", {}).items() if owner in names}
+    for city, owner in result.get("proposed_stations", {}).items():
+        if owner in names:
+            shown[city] = owner
+        else:
+            shown.pop(city, None)
+    return shown
+
+
 def _station_changes(stored: store.StoredGame, result: dict[str, Any]) -> list[tuple]:
-    """(city, detected owner, current owner) for each city where they differ (Europe)."""
+    """(city, owner shown, current owner) for each city where they differ (Europe)."""
     game = stored.game
     if not game.variant.stations:
         return []
-    found: dict[str, str] = result.get("stations", {})
+    found = _stations_shown(stored, result)
     cities = set(found) | {s.city for s in game.stations}
     return sorted((c, found.get(c), game.station_at(c)) for c in cities
                   if found.get(c) != game.station_at(c))
@@ -351,6 +364,7 @@ def _review_context(stored: store.StoredGame, scan_id: str, result: dict[str, An
     unsure = [lane for lane in lanes if lane.unsure]
     card = by_id.get(pick or "") or (to_check[0] if to_check else None)
     stations = _station_changes(stored, result)
+    shown_stations = _stations_shown(stored, result) if game.variant.stations else {}
     players = _player_summary(stored, lanes)
     return {
         "stored": stored, "game": game, "scan_id": scan_id, "shapes": shapes,
@@ -364,7 +378,13 @@ def _review_context(stored: store.StoredGame, scan_id: str, result: dict[str, An
         "counts": {kind: sum(lane.change == kind for lane in lanes)
                    for kind in ("add", "change", "remove")},
         "players": players, "checks": _checks(stored, lanes, players, stations),
-        "stations": stations,
+        "stations": stations, "shown_stations": shown_stations,
+        "station_rows": [(city, shown_stations.get(city), game.station_at(city)) for city in
+                         sorted(set(shown_stations) | {s.city for s in game.stations}
+                                | set(result.get("stations", {}))
+                                | set(result.get("proposed_stations", {})))]
+        if game.variant.stations else [],
+        "cities": {c.name: c for c in shapes.cities} if game.variant.stations else {},
         "has_photo": (_game_dir(stored.id) / scan_id / "rectified.jpg").exists(),
         "elapsed_ms": result.get("detection", {}).get("elapsed_ms"),
     }
@@ -466,6 +486,30 @@ def set_lane(game_id: str, scan_id: str, route_id: str) -> Response | tuple[str,
             cycle = [None, *names]
             owner = cycle[(cycle.index(current) + 1) % len(cycle)]
         result["proposed"][route.id] = owner
+        _write(folder / "scan.json", result)
+    return _answer(stored, game_id, scan_id, result)
+
+
+@bp.post("/<scan_id>/stations")
+def set_station(game_id: str, scan_id: str) -> Response | str:
+    """Correct one city's station (Europe): its owner, or nobody."""
+    stored = get_game(game_id)
+    folder = _scan_dir(game_id, scan_id, change=True)
+    try:
+        city = stored.game.board.city(request.form.get("city", "")[:120])
+    except ScorerError as exc:
+        message = refuse(exc)
+        if is_htmx():
+            return htmx_error(message, 404)
+        flash_message(message, error=True)
+        return back_to("scan.review", game_id=game_id, scan_id=scan_id)
+    owner = request.form.get("owner") or None
+    if not stored.game.variant.stations or (
+            owner is not None and owner not in {p.name for p in stored.game.players}):
+        abort(400)
+    with _locked(folder):
+        result = _read(folder / "scan.json")
+        result.setdefault("proposed_stations", {})[city] = owner
         _write(folder / "scan.json", result)
     return _answer(stored, game_id, scan_id, result)
 
@@ -719,4 +763,7 @@ FR.update({
     "Nothing was applied: fix what the photo says below, then apply again.":
         "Rien n'a été appliqué : corrigez ce que la photo indique ci-dessous, puis appliquez "
         "à nouveau.",
+    "Add a station": "Ajouter une gare",
+    "City": "Ville",
+    "Set": "Choisir",
 })

@@ -97,6 +97,7 @@ FORMS = {
     "/games/{game}/scan/{scan}/lanes/{route}": ["owner"],
     "/games/{game}/scan/{scan}/apply": [],
     "/games/{game}/scan/{scan}/accept": [],
+    "/games/{game}/scan/{scan}/stations": ["city", "owner"],
     "/games/{game}/scan/{scan}/corners": [f"c{i}" for i in range(8)],
 }
 PAGES = {

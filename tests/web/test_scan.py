@@ -204,7 +204,7 @@ def doubtful_scan(client, usa, monkeypatch):
     return scan_url(upload(client, usa, b"a photo"))
 
 
-def read_as(lanes: dict[str, dict]):
+def read_as(lanes: dict[str, dict], board: str = "usa", stations: dict | None = None):
     """A stand-in for the detection: ``lanes`` read as given, every other lane surely empty."""
     from scorer.boards import load_board
 
@@ -212,8 +212,8 @@ def read_as(lanes: dict[str, dict]):
         empty = {"owner": None, "color": None, "confidence": 0.99}
         scan._write(folder / "scan.json", {
             "detection": {"elapsed_ms": 5}, "confidence": 0.9,
-            "lanes": {rid: lanes.get(rid, empty) for rid in load_board("usa").routes},
-            "stations": {}, "proposed": {}, "photo_size": [400, 300]})
+            "lanes": {rid: lanes.get(rid, empty) for rid in load_board(board).routes},
+            "stations": stations or {}, "proposed": {}, "photo_size": [400, 300]})
 
     return read
 
@@ -475,3 +475,30 @@ def test_every_message_of_the_photo_pages_has_a_french_translation():
     found.update(re.findall(r'_\(\s*"((?:[^"\\]|\\.)*)"(?=[,)])', source))
     assert len(found) > 40
     assert sorted(m for m in found if m not in i18n.FR) == []
+
+
+def stations_shown(page: str) -> dict[str, str]:
+    return dict(re.findall(r'class="scan-station[^"]*" data-station="([^"]+)" data-owner="([^"]*)"',
+                           page))
+
+
+def test_the_stations_shown_are_the_stations_applied_and_each_can_be_corrected(
+        client, europe, monkeypatch):
+    monkeypatch.setattr(scan, "_run_detection", read_as(
+        {"paris--zurich": {"owner": "Ann", "color": "red", "confidence": 0.99}}, "europe",
+        {"Wien": "Ann", "Roma": "Bob"}))
+    url = scan_url(upload(client, europe, b"a photo"))
+    assert stations_shown(client.get(url).text) == {"Wien": "Ann", "Roma": "Bob"}
+    answer = client.hx(url + "/stations", {"city": "wien", "owner": "Cleo"})
+    assert stations_shown(answer.text) == {"Wien": "Cleo", "Roma": "Bob"}
+    client.post(url + "/stations", data={"city": "Roma", "owner": ""})
+    client.post(url + "/stations", data={"city": "Paris", "owner": "Bob"})  # missed by the photo
+    page = client.get(url).text
+    assert stations_shown(page) == {"Wien": "Cleo", "Paris": "Bob"}
+    assert re.search(r'data-station="Roma" data-owner=""', page)  # in view, as nobody
+    refused = client.hx(url + "/stations", {"city": "Gotham", "owner": "Ann"})
+    assert refused.status_code == 404 and "Gotham" in refused.text
+    assert stations_shown(client.get(url).text) == {"Wien": "Cleo", "Paris": "Bob"}
+    assert client.post(url + "/apply").status_code == 303
+    game = json.loads(client.get(f"/games/{europe}/export.json").data)
+    assert {s["city"]: s["player"] for s in game["stations"]} == {"Wien": "Cleo", "Paris": "Bob"}

@@ -423,6 +423,26 @@ def _checks(stored: store.StoredGame, lanes: list[LaneView], players: list[dict]
             "{player}'s to nobody; the least sure first:", count=player["trains"],
             color=color_name(player["color"]), player=player["name"],
             trains=game.variant.trains), "lanes": suspects})
+    by_id = {lane.id: lane for lane in lanes}
+    open_doubles = game.variant.doubles_open(len(game.players))
+    for lane in lanes:
+        other = next((by_id[r.id] for r in game.board.siblings(game.board.routes[lane.id])
+                      if r.id > lane.id), None)
+        if other is None or lane.proposed is None or other.proposed is None:
+            continue
+        pair = sorted((lane, other), key=lambda item: item.confidence)
+        if lane.proposed == other.proposed:
+            text = _("The photo gives {player} both lanes of {a}–{b}: one player never owns "
+                     "both. Set the wrong one to nobody; the less sure first:",
+                     player=lane.proposed, a=lane.a, b=lane.b)
+        elif not open_doubles:
+            text = _("The photo shows both lanes of {a}–{b} taken, but with {count} players only "
+                     "one may be used: pieces of one lane are often seen on the other. Set the "
+                     "wrong one to nobody; the less sure first:", a=lane.a, b=lane.b,
+                     count=len(game.players))
+        else:
+            continue
+        checks.append({"text": text, "lanes": pair})
     changes = _changes(lanes)
     if checks or not (changes or stations):
         return checks
@@ -766,4 +786,13 @@ FR.update({
     "Add a station": "Ajouter une gare",
     "City": "Ville",
     "Set": "Choisir",
+    "The photo gives {player} both lanes of {a}–{b}: one player never owns both. Set the "
+    "wrong one to nobody; the less sure first:": "La photo donne à {player} les deux voies de "
+    "{a}–{b} : un joueur n'a jamais les deux. Mettez la mauvaise à personne ; la moins sûre "
+    "d'abord :",
+    "The photo shows both lanes of {a}–{b} taken, but with {count} players only one may be "
+    "used: pieces of one lane are often seen on the other. Set the wrong one to nobody; the "
+    "less sure first:": "La photo montre les deux voies de {a}–{b} prises, mais à {count} "
+    "joueurs une seule est utilisable : les wagons d'une voie sont souvent vus sur l'autre. "
+    "Mettez la mauvaise à personne ; la moins sûre d'abord :",
 })

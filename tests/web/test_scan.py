@@ -502,3 +502,24 @@ def test_the_stations_shown_are_the_stations_applied_and_each_can_be_corrected(
     assert client.post(url + "/apply").status_code == 303
     game = json.loads(client.get(f"/games/{europe}/export.json").data)
     assert {s["city"]: s["player"] for s in game["stations"]} == {"Wien": "Cleo", "Paris": "Bob"}
+
+
+@pytest.mark.parametrize(("bob", "text"), [
+    ("Bob", "with 2 players only one may be used"),
+    ("Ann", "The photo gives Ann both lanes of Kansas City–Saint Louis"),
+])
+def test_both_lanes_of_a_double_read_taken_are_explained_with_the_two_lanes(
+        client, usa, monkeypatch, bob, text):
+    monkeypatch.setattr(scan, "_run_detection", read_as({
+        "kansas-city--saint-louis": {"owner": "Ann", "color": "red", "confidence": 0.97},
+        "kansas-city--saint-louis--2": {"owner": bob, "color": "blue", "confidence": 0.8}}))
+    url = scan_url(upload(client, usa, b"a photo"))
+    check = re.search(r"data-check>(.*?)</div>", client.get(url).text, re.S).group(1)
+    assert text in html.unescape(check)
+    assert check.index("?lane=kansas-city--saint-louis--2") < check.index(
+        "?lane=kansas-city--saint-louis\"")
+    refused = client.post(url + "/apply")
+    assert refused.status_code == 422 and "Nothing was applied" in refused.text
+    client.post(url + "/lanes/kansas-city--saint-louis--2", data={"owner": ""})
+    assert "data-check" not in client.get(url).text
+    assert client.post(url + "/apply").status_code == 303

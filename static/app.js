@@ -259,7 +259,11 @@
     else if (lane && lane.d <= laneReach) target = lane.el;
     else if (city && city.d <= 26) target = city.el;
     if (!target) return true;  // open sea: nothing to do
-    if (target === lane.el && !svg.closest(".scan-map")) {
+    if (target === lane.el && svg.closest(".scan-map")) {
+      chooseOwner(lane.el);
+      return true;
+    }
+    if (target === lane.el) {
       var other = near.lanes[1];
       // Between the two lanes of a double, closer together than a fingertip: ask.
       if (other && ends(other.el) === ends(lane.el) && (lane.d + other.d) * k < 16
@@ -271,6 +275,62 @@
     queueTap(target);
     return true;
   }
+
+  // The photo review: a lane's owner is picked among big buttons (nobody, each player) rather
+  // than stepped through one tap at a time (up to six taps with five players).
+  var bounce = null;  // where the last owner was picked: { x, y, at }
+  function chooseOwner(lane) {
+    var old = document.getElementById("lane-choice");
+    if (old) old.remove();
+    bounce = null;  // a new choice: its buttons are tapped on purpose
+    var svg = lane.closest("#scan-lanes");
+    var id = lane.getAttribute("data-route-id");
+    var colors = JSON.parse(svg.getAttribute("data-colors"));
+    var box = document.createElement("div");
+    box.id = "lane-choice";
+    box.className = "lane-choice owner-choice";
+    box.setAttribute("role", "dialog");
+    var question = document.createElement("p");
+    var title = lane.querySelector("title");
+    question.textContent = title ? title.textContent : id;
+    box.appendChild(question);
+    JSON.parse(svg.getAttribute("data-owners")).forEach(function (owner) {
+      var button = document.createElement("button");
+      button.type = "button";
+      button.className = "btn big lane-pick" + (owner ? " pc-" + colors[owner] : "");
+      button.setAttribute("data-pick-owner", owner);
+      var shown = owner === lane.getAttribute("data-owner");
+      button.setAttribute("aria-pressed", shown ? "true" : "false");
+      var swatch = document.createElement("span");
+      swatch.className = "swatch";
+      swatch.setAttribute("aria-hidden", "true");
+      button.appendChild(swatch);
+      button.appendChild(document.createTextNode(owner || svg.getAttribute("data-nobody")));
+      button.addEventListener("click", function (e) {
+        box.remove();
+        // The second tap of a double tap lands where the box was (on the bar's Apply, say):
+        // it is swallowed below, as the same finger.
+        bounce = { x: e.clientX, y: e.clientY, at: Date.now() };
+        var current = document.querySelector('#scan-lanes a[data-route-id="' + CSS.escape(id) + '"]');
+        if (current) queueTap(current, null, owner);
+      });
+      box.appendChild(button);
+    });
+    var cancel = document.createElement("button");
+    cancel.type = "button";
+    cancel.className = "btn";
+    cancel.textContent = document.body.getAttribute("data-msg-cancel") || "×";
+    cancel.addEventListener("click", function () { box.remove(); });
+    box.appendChild(cancel);
+    document.body.appendChild(box);
+  }
+  document.addEventListener("click", function (e) {
+    if (!bounce || Date.now() - bounce.at > DOUBLE_TAP_MS) return;
+    if (Math.hypot(e.clientX - bounce.x, e.clientY - bounce.y) > 30) return;
+    if (e.target.closest && e.target.closest(".scan-map")) return;  // at worst, a new choice
+    e.preventDefault();
+    e.stopPropagation();
+  }, true);
 
   // Two big buttons, one per lane of the double; the lane's title names it and its colour.
   function chooseLane(lanes) {
@@ -334,8 +394,9 @@
 
   // What a tap means at the moment it is made, so a tap sent later still does that. The
   // board: claim or release as the lane shows it (its hx-vals), for the player selected
-  // then, in the mode chosen then. The photo review: the owner after the one shown.
-  function intent(el) {
+  // then, in the mode chosen then. The photo review: the owner picked (chooseOwner), else
+  // the one after the owner shown.
+  function intent(el, owner) {
     var review = el.closest("#scan-lanes");
     var attr = el.hasAttribute("data-route-id") ? "data-route-id" : "data-city";
     var key = (review ? "#scan-lanes" : "#board") + " a[" + attr + '="' +
@@ -343,7 +404,8 @@
     var values = {};
     if (review) {
       var owners = JSON.parse(review.getAttribute("data-owners"));
-      values.owner = owners[(owners.indexOf(el.getAttribute("data-owner")) + 1) % owners.length];
+      values.owner = owner !== undefined ? owner
+        : owners[(owners.indexOf(el.getAttribute("data-owner")) + 1) % owners.length];
     } else {
       if (el.hasAttribute("hx-vals")) values = JSON.parse(el.getAttribute("hx-vals"));
       var player = document.querySelector("#controls [data-active-player]");
@@ -376,8 +438,8 @@
   // DOUBLE_TAP_MS of the one before, or meaning the same as the tap on it still waiting for
   // its answer, is the same finger twice, not "claim, then release" or "the next owner, then
   // the one after" (Undo and the Express arrows: only within DOUBLE_TAP_MS).
-  function queueTap(el, button) {
-    var tap = el.tagName === "FORM" ? formIntent(el, button) : intent(el);
+  function queueTap(el, button, owner) {
+    var tap = el.tagName === "FORM" ? formIntent(el, button) : intent(el, owner);
     var pending = sending && sending.tap.key === tap.key ? [sending.tap] : [];
     pending = pending.concat(taps.filter(function (t) { return t.key === tap.key; }));
     var again = last && last.key === tap.key && tap.at - last.at < DOUBLE_TAP_MS;

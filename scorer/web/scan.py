@@ -750,9 +750,8 @@ FR.update({
     "unclear on the photo": "peu lisible sur la photo",
     "{color} on the photo, a colour no player has":
         "{color} sur la photo, une couleur qu'aucun joueur n'a",
-    "Tap a lane on the photo to change its owner: nobody, then each player in turn. Pinch or "
-    "+ to zoom.": "Touchez une voie sur la photo pour changer son propriétaire : personne, puis "
-    "chaque joueur. Pincez ou + pour zoomer.",
+    "Tap a lane on the photo to choose its owner. Pinch or + to zoom.":
+        "Touchez une voie sur la photo pour choisir son propriétaire. Pincez ou + pour zoomer.",
     "pieces of a player (their colour)": "wagons d'un joueur (sa couleur)",
     "to check: the best reading is shown": "à vérifier : la meilleure lecture est montrée",
     "checked": "vérifiée",

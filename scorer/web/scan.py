@@ -391,18 +391,15 @@ def _review_context(stored: store.StoredGame, scan_id: str, result: dict[str, An
 
 
 def _player_summary(stored: store.StoredGame, lanes: list[LaneView]) -> list[dict]:
-    """Per player, the lanes, trains and route points the game will hold after Apply, and
-    how many lanes that adds (or takes away)."""
+    """Per player, the lanes, trains and route points the game will hold after Apply."""
     variant = stored.game.variant
     out = []
     for player in stored.game.players:
         mine = [lane for lane in lanes if lane.proposed == player.name]
-        now = [lane for lane in lanes if lane.current == player.name]
         out.append({
             "name": player.name, "color": player.color, "lanes": len(mine),
             "trains": sum(lane.length for lane in mine),
             "points": sum(variant.route_points(lane.length) for lane in mine),
-            "delta": len(mine) - len(now),
         })
     return out
 
@@ -475,6 +472,7 @@ def _answer(stored: store.StoredGame, game_id: str, scan_id: str,
 
 def _route_or_refuse(stored: store.StoredGame, game_id: str, scan_id: str,
                      route_id: str) -> Any:
+    """The board's route, or the answer saying there is no such lane (nothing changes)."""
     try:
         return stored.game.board.route(route_id[:120])
     except ScorerError:
@@ -487,8 +485,8 @@ def _route_or_refuse(stored: store.StoredGame, game_id: str, scan_id: str,
 
 @bp.post("/<scan_id>/lanes/<route_id>")
 def set_lane(game_id: str, scan_id: str, route_id: str) -> Response | tuple[str, int] | str:
-    """Correct one lane: the owner chosen (a card's button, the list), or the next player on a
-    map tap."""
+    """Correct one lane: the owner chosen (a card's button, a map tap's choice), or without
+    one (a keyboard's Enter, no script) the owner after the one shown."""
     stored = get_game(game_id)
     folder = _scan_dir(game_id, scan_id, change=True)
     route = _route_or_refuse(stored, game_id, scan_id, route_id)

@@ -370,6 +370,7 @@ def _review_context(stored: store.StoredGame, scan_id: str, result: dict[str, An
         "stored": stored, "game": game, "scan_id": scan_id, "shapes": shapes,
         "lanes": by_id, "colors": colors, "hit_lines": {r: hit_line(routes[r]) for r in by_id},
         "doubtful": to_check, "card": card, "crop": _crop(routes[card.id]) if card else None,
+        "crop_cities": _cities_in(shapes, _crop(routes[card.id])) if card else [],
         "card_lane": next(s for s in shapes.lanes if s.id == card.id) if card else None,
         "progress": (len(unsure) - len(to_check) + 1, len(unsure)),
         "checked": [lane for lane in unsure if not lane.doubtful],
@@ -459,6 +460,12 @@ def _crop(route: Any) -> str:
     width = max(width, height / 0.75)
     cx, cy = (max(xs) + min(xs)) / 2, (max(ys) + min(ys)) / 2
     return f"{cx - width / 2:.0f} {cy - height / 2:.0f} {width:.0f} {height:.0f}"
+
+
+def _cities_in(shapes: Any, view_box: str) -> list:
+    """The cities inside a crop's view box, to draw beside the lane as printed."""
+    x, y, width, height = (float(v) for v in view_box.split())
+    return [c for c in shapes.cities if x <= c.x <= x + width and y <= c.y <= y + height]
 
 
 def _answer(stored: store.StoredGame, game_id: str, scan_id: str,

@@ -421,6 +421,16 @@ def _checks(stored: store.StoredGame, lanes: list[LaneView], players: list[dict]
             "{player}'s to nobody; the least sure first:", count=player["trains"],
             color=color_name(player["color"]), player=player["name"],
             trains=game.variant.trains), "lanes": suspects})
+    if game.variant.stations:
+        shown = [found for _city, found, _now in stations] + [
+            s.player for s in game.stations if s.city not in {c for c, *_ in stations}]
+        for player in players:
+            count = shown.count(player["name"])
+            if count > game.variant.stations:
+                checks.append({"text": _(
+                    "The review gives {player} {count} stations, and a player has {stations}: "
+                    "set the wrong ones to nobody under Stations.", player=player["name"],
+                    count=count, stations=game.variant.stations), "lanes": []})
     by_id = {lane.id: lane for lane in lanes}
     open_doubles = game.variant.doubles_open(len(game.players))
     for lane in lanes:
@@ -799,4 +809,7 @@ FR.update({
     "less sure first:": "La photo montre les deux voies de {a}–{b} prises, mais à {count} "
     "joueurs une seule est utilisable : les wagons d'une voie sont souvent vus sur l'autre. "
     "Mettez la mauvaise à personne ; la moins sûre d'abord :",
+    "The review gives {player} {count} stations, and a player has {stations}: set the wrong "
+    "ones to nobody under Stations.": "La vérification donne {count} gares à {player}, et un "
+    "joueur en a {stations} : mettez les mauvaises à personne sous Gares.",
 })

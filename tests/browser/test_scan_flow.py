@@ -282,3 +282,30 @@ def test_a_double_tap_on_apply_applies_once_and_says_so(phone, table):
     expect(phone.locator("#message")).not_to_contain_text("applied already")
     assert len(posts) == 1
     assert not phone.problems
+
+
+def test_a_station_read_on_a_europe_photo_is_corrected_on_the_review_and_applied(phone, table):
+    game_id = reviewed(phone, table, "europe-01")
+    markers = phone.locator("#scan-lanes [data-station]")
+    shown = {m.get_attribute("data-station"): m.get_attribute("data-owner")
+             for m in markers.all()}
+    assert shown
+    city = sorted(shown)[0]
+    # the player with the fewest stations gets this one and Wien (3 stations each at most)
+    other = min((p for p in ("P0", "P1", "P2") if p != shown[city]),
+                key=lambda p: list(shown.values()).count(p))
+    phone.locator(f'[data-stations] [data-station="{city}"] select').select_option(other)
+    expect(phone.locator(f'#scan-lanes [data-station="{city}"]')).to_have_attribute(
+        "data-owner", other)
+    phone.locator("[data-add-station] input[name=city]").fill("Wien")
+    phone.locator("[data-add-station] select").select_option(other)
+    phone.locator("[data-add-station] button").tap()
+    expect(phone.locator('#scan-lanes [data-station="Wien"]')).to_have_attribute(
+        "data-owner", other)
+    expect(phone.locator("[data-check]")).to_have_count(0)
+    phone.locator("[data-apply-scan]").tap()
+    phone.wait_for_url(re.compile(rf"/games/{game_id}$"))
+    game = json.loads(phone.request.get(f"/games/{game_id}/export.json").text())
+    assert {s["city"]: s["player"] for s in game["stations"]} == {
+        **shown, city: other, "Wien": other}
+    assert not phone.problems

@@ -523,3 +523,14 @@ def test_both_lanes_of_a_double_read_taken_are_explained_with_the_two_lanes(
     client.post(url + "/lanes/kansas-city--saint-louis--2", data={"owner": ""})
     assert "data-check" not in client.get(url).text
     assert client.post(url + "/apply").status_code == 303
+
+
+def test_more_stations_than_a_player_has_is_said_before_apply(client, europe, monkeypatch):
+    monkeypatch.setattr(scan, "_run_detection", read_as(
+        {}, "europe", {"Wien": "Ann", "Roma": "Ann", "Paris": "Ann", "Madrid": "Ann"}))
+    url = scan_url(upload(client, europe, b"a photo"))
+    check = re.search(r"data-check>(.*?)</div>", client.get(url).text, re.S).group(1)
+    assert "The review gives Ann 4 stations, and a player has 3" in html.unescape(check)
+    client.post(url + "/stations", data={"city": "Madrid", "owner": ""})
+    assert "data-check" not in client.get(url).text
+    assert client.post(url + "/apply").status_code == 303

@@ -187,7 +187,7 @@
       if (!e.isTrusted) return;
       if (!lastUp || e.timeStamp - lastUp.t > 1500) {
         // Not a finger (Enter on a focused lane): the element clicked, through the queue too.
-        var link = e.target.closest && e.target.closest("#board a[hx-post]");
+        var link = e.target.closest && e.target.closest("a[hx-post][data-route-id], a[hx-post][data-city]");
         if (link && window.htmx) { e.preventDefault(); e.stopPropagation(); queueTap(link); }
         return;
       }
@@ -259,6 +259,10 @@
     else if (lane && lane.d <= laneReach) target = lane.el;
     else if (city && city.d <= 26) target = city.el;
     if (!target) return true;  // open sea: nothing to do
+    if (target === lane.el && svg.closest(".scan-map")) {
+      chooseOwner(lane.el);
+      return true;
+    }
     if (target === lane.el) {
       var other = near.lanes[1];
       // Between the two lanes of a double, closer together than a fingertip: ask.
@@ -272,23 +276,60 @@
     return true;
   }
 
-  // The photo review map has the same close lanes: a tap there goes to the nearest lane too.
-  var scanUp = null;
-  document.addEventListener("pointerup", function (e) {
-    if (e.target.closest && e.target.closest(".scan-map")) {
-      scanUp = { x: e.clientX, y: e.clientY, t: e.timeStamp };
-    }
-  }, true);
+  // The photo review: a lane's owner is picked among big buttons (nobody, each player) rather
+  // than stepped through one tap at a time (up to six taps with five players).
+  var bounce = null;  // where the last owner was picked: { x, y, at }
+  function chooseOwner(lane) {
+    var old = document.getElementById("lane-choice");
+    if (old) old.remove();
+    bounce = null;  // a new choice: its buttons are tapped on purpose
+    var svg = lane.closest("#scan-lanes");
+    var id = lane.getAttribute("data-route-id");
+    var colors = JSON.parse(svg.getAttribute("data-colors"));
+    var box = document.createElement("div");
+    box.id = "lane-choice";
+    box.className = "lane-choice owner-choice";
+    box.setAttribute("role", "dialog");
+    var question = document.createElement("p");
+    var title = lane.querySelector("title");
+    question.textContent = title ? title.textContent : id;
+    box.appendChild(question);
+    JSON.parse(svg.getAttribute("data-owners")).forEach(function (owner) {
+      var button = document.createElement("button");
+      button.type = "button";
+      button.className = "btn big lane-pick" + (owner ? " pc-" + colors[owner] : "");
+      button.setAttribute("data-pick-owner", owner);
+      var shown = owner === lane.getAttribute("data-owner");
+      button.setAttribute("aria-pressed", shown ? "true" : "false");
+      var swatch = document.createElement("span");
+      swatch.className = "swatch";
+      swatch.setAttribute("aria-hidden", "true");
+      button.appendChild(swatch);
+      button.appendChild(document.createTextNode(owner || svg.getAttribute("data-nobody")));
+      button.addEventListener("click", function (e) {
+        box.remove();
+        // The second tap of a double tap lands where the box was (on the bar's Apply, say):
+        // it is swallowed below, as the same finger.
+        bounce = { x: e.clientX, y: e.clientY, at: Date.now() };
+        var current = document.querySelector('#scan-lanes a[data-route-id="' + CSS.escape(id) + '"]');
+        if (current) queueTap(current, null, owner);
+      });
+      box.appendChild(button);
+    });
+    var cancel = document.createElement("button");
+    cancel.type = "button";
+    cancel.className = "btn";
+    cancel.textContent = document.body.getAttribute("data-msg-cancel") || "×";
+    cancel.addEventListener("click", function () { box.remove(); });
+    box.appendChild(cancel);
+    document.body.appendChild(box);
+  }
   document.addEventListener("click", function (e) {
-    var map = e.target.closest && e.target.closest(".scan-map");
-    if (!map || !e.isTrusted || !scanUp || e.timeStamp - scanUp.t > 1500 || !window.htmx) return;
-    var near = nearest(map.querySelector("svg"), scanUp.x, scanUp.y);
-    scanUp = null;
-    if (!near || !near.lanes.length) return;
+    if (!bounce || Date.now() - bounce.at > DOUBLE_TAP_MS) return;
+    if (Math.hypot(e.clientX - bounce.x, e.clientY - bounce.y) > 30) return;
+    if (e.target.closest && e.target.closest(".scan-map")) return;  // at worst, a new choice
     e.preventDefault();
     e.stopPropagation();
-    var lane = near.lanes[0];
-    if (lane.d <= Math.max(14, 12 / near.k)) queueTap(lane.el);
   }, true);
 
   // Two big buttons, one per lane of the double; the lane's title names it and its colour.
@@ -353,16 +394,18 @@
 
   // What a tap means at the moment it is made, so a tap sent later still does that. The
   // board: claim or release as the lane shows it (its hx-vals), for the player selected
-  // then, in the mode chosen then. The photo review: the owner after the one shown.
-  function intent(el) {
-    var review = el.closest("#scan-review");
+  // then, in the mode chosen then. The photo review: the owner picked (chooseOwner), else
+  // the one after the owner shown.
+  function intent(el, owner) {
+    var review = el.closest("#scan-lanes");
     var attr = el.hasAttribute("data-route-id") ? "data-route-id" : "data-city";
-    var key = (review ? "#scan-review" : "#board") + " a[" + attr + '="' +
+    var key = (review ? "#scan-lanes" : "#board") + " a[" + attr + '="' +
       CSS.escape(el.getAttribute(attr)) + '"]';
     var values = {};
     if (review) {
-      var owners = JSON.parse(review.querySelector(".scan-map").getAttribute("data-owners"));
-      values.owner = owners[(owners.indexOf(el.getAttribute("data-owner")) + 1) % owners.length];
+      var owners = JSON.parse(review.getAttribute("data-owners"));
+      values.owner = owner !== undefined ? owner
+        : owners[(owners.indexOf(el.getAttribute("data-owner")) + 1) % owners.length];
     } else {
       if (el.hasAttribute("hx-vals")) values = JSON.parse(el.getAttribute("hx-vals"));
       var player = document.querySelector("#controls [data-active-player]");
@@ -395,8 +438,8 @@
   // DOUBLE_TAP_MS of the one before, or meaning the same as the tap on it still waiting for
   // its answer, is the same finger twice, not "claim, then release" or "the next owner, then
   // the one after" (Undo and the Express arrows: only within DOUBLE_TAP_MS).
-  function queueTap(el, button) {
-    var tap = el.tagName === "FORM" ? formIntent(el, button) : intent(el);
+  function queueTap(el, button, owner) {
+    var tap = el.tagName === "FORM" ? formIntent(el, button) : intent(el, owner);
     var pending = sending && sending.tap.key === tap.key ? [sending.tap] : [];
     pending = pending.concat(taps.filter(function (t) { return t.key === tap.key; }));
     var again = last && last.key === tap.key && tap.at - last.at < DOUBLE_TAP_MS;
@@ -507,12 +550,14 @@
     if (e.target.id === "message") keepRefusals(e.target);
   });
   // The photo review's answers leave its message bar alone: a new answer clears it the same.
-  document.addEventListener("htmx:afterSwap", function (e) {
+  function reviewAnswered(e) {
     var bar = document.getElementById("message");
     if (e.target.id !== "scan-review" || !bar) return;
     bar.replaceChildren();
     keepRefusals(bar);
-  });
+  }
+  document.addEventListener("htmx:afterSwap", reviewAnswered);
+  document.addEventListener("htmx:oobAfterSwap", reviewAnswered);
 
   function errorLine(text) {
     var p = document.createElement("p");
@@ -534,6 +579,15 @@
   document.addEventListener("htmx:timeout", function () { showProblem("network"); });
   document.addEventListener("htmx:responseError", function (e) {
     if (!e.detail.xhr || e.detail.xhr.status >= 500) showProblem("server");
+  });
+
+  // A form that must go once (a photo's Apply): a second tap while the first one's page loads
+  // would post again, and its answer ("applied already") would replace the first one's.
+  document.addEventListener("submit", function (e) {
+    var form = e.target;
+    if (!form.hasAttribute || !form.hasAttribute("data-submit-once")) return;
+    if (form.hasAttribute("data-sent")) { e.preventDefault(); return; }
+    form.setAttribute("data-sent", "");
   });
 
   // Dates are stored in UTC: show them in the phone's own time.

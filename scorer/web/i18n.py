@@ -121,6 +121,37 @@ _ERRORS_FR: tuple[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]], 
          r"Une carte bonus vaut un nombre entier de 0 à 99, pas \g<v>."),
         (r"^No route joins (?P<a>.+) and (?P<b>.+) on the (?P<v>.+) board\.$",
          r"Aucune route ne relie \g<a> et \g<b> sur le plateau \g<v>."),
+        # The photo reader's reasons (scorer.vision: BoardNotFound, ImageRejected)
+        (r"^No board found in the photo: take it from above, the whole board in the frame\.$",
+         "Aucun plateau trouvé sur la photo : prenez-la de dessus, le plateau entier dans le "
+         "cadre."),
+        (r"^The photo is too dark: add light or avoid shadows on the board\.$",
+         "La photo est trop sombre : ajoutez de la lumière ou évitez les ombres sur le plateau."),
+        (r"^The photo is too blurred: hold still and let the camera focus\.$",
+         "La photo est trop floue : tenez le téléphone immobile et laissez-le faire la mise au "
+         "point."),
+        (r"^Corners must be four x,y points: top-left, top-right, bottom-right, bottom-left\.$",
+         "Les coins sont quatre points x,y : haut gauche, haut droite, bas droite, bas gauche."),
+        (r"^The four corners given do not outline a board \(not a convex quadrilateral in the "
+         r"order top-left, top-right, bottom-right, bottom-left\)\.$",
+         "Les quatre coins donnés ne dessinent pas un plateau (pas un quadrilatère convexe dans "
+         "l'ordre haut gauche, haut droite, bas droite, bas gauche)."),
+        (r"^The file is empty: not an image\.$", "Le fichier est vide : ce n'est pas une image."),
+        (r"^The file is too large \((?P<n>\d+) MB, at most (?P<m>\d+) MB\)\.$",
+         r"Le fichier est trop gros (\g<n> Mo, au plus \g<m> Mo)."),
+        (r"^The image is too large \((?P<w>\d+)x(?P<h>\d+) px, at most (?P<m>\d+) "
+         r"megapixels\)\.$",
+         r"L'image est trop grande (\g<w>x\g<h> px, au plus \g<m> mégapixels)."),
+        (r"^The image is too large \(at most (?P<m>\d+) megapixels\)\.$",
+         r"L'image est trop grande (au plus \g<m> mégapixels)."),
+        (r"^Animated images are not accepted: send a still photo\.$",
+         "Les images animées ne sont pas acceptées : envoyez une photo fixe."),
+        (r"^This file is not an image we can read \(JPEG, PNG, WebP, HEIC\)\.$",
+         "Ce fichier n'est pas une image lisible (JPEG, PNG, WebP, HEIC)."),
+        (r"^The image is damaged or truncated \((?P<e>.*)\)\.$",
+         r"L'image est abîmée ou tronquée (\g<e>)."),
+        (r"^The image is too small to show a board\.$",
+         "L'image est trop petite pour montrer un plateau."),
     )
 )
 

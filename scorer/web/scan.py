@@ -43,9 +43,9 @@ from werkzeug.wrappers import Response
 from scorer.errors import ScorerError
 from scorer.game import SetOwners
 from scorer.web import store
-from scorer.web.common import back_to, flash_message, get_game, is_htmx, refuse
+from scorer.web.common import back_to, flash_message, get_game, htmx_error, is_htmx, refuse
 from scorer.web.db import get_db
-from scorer.web.i18n import FR, _
+from scorer.web.i18n import FR, _, color_name, translate_error
 from scorer.web.svg import board_shapes, hit_line
 
 bp = Blueprint("scan", __name__, url_prefix="/games/<game_id>/scan")
@@ -74,9 +74,11 @@ class LaneView:
     proposed: str | None  # after the players' corrections
     current: str | None  # owner in the game now
     confidence: float  # of the photo's reading; for a doubtful lane not a figure to show
-    doubtful: bool
+    doubtful: bool  # read doubtfully and not yet checked by a player: asked to check
     seen: str | None = None  # the piece colour on the photo, even one no player has
     by_hand: bool = False  # set by a player on this review, whatever the photo said
+    unsure: bool = False  # read doubtfully, checked or not: it stays in the list of checks
+    length: int = 0
 
     @property
     def change(self) -> str | None:
@@ -241,22 +243,42 @@ def _lane_views(stored: store.StoredGame, result: dict[str, Any]) -> list[LaneVi
             choice = None
         seen = read.get("color")
         stray = seen is not None and detected is None  # a colour not in the game
+        unsure = read["confidence"] < DOUBT_BELOW or stray
         views.append(LaneView(
             id=route.id, a=route.a, b=route.b, color=route.color,
             double=bool(game.board.siblings(route)), detected=detected, proposed=choice,
             current=game.owner(route.id), confidence=float(read["confidence"]),
-            doubtful=route.id not in proposed and (read["confidence"] < DOUBT_BELOW or stray),
-            seen=seen, by_hand=route.id in proposed,
+            doubtful=route.id not in proposed and unsure, seen=seen,
+            by_hand=route.id in proposed, unsure=unsure, length=route.length,
         ))
     return views
 
 
+def _changes(lanes: list[LaneView]) -> tuple[tuple[str, str | None], ...]:
+    """What Apply sets: every lane whose owner on the review differs from the game's, doubtful
+    or not (the review shows each lane with the owner Apply gives it)."""
+    return tuple((lane.id, lane.proposed) for lane in lanes if lane.change)
+
+
+def _stations_shown(stored: store.StoredGame, result: dict[str, Any]) -> dict[str, str]:
+    """City -> owner of every station the review shows: read on the photo, then corrected
+    (``proposed_stations``, None: no station; scans older than it have none)."""
+    names = {p.name for p in stored.game.players}
+    shown = {city: owner for city, owner in result.get("stations", {}).items() if owner in names}
+    for city, owner in result.get("proposed_stations", {}).items():
+        if owner in names:
+            shown[city] = owner
+        else:
+            shown.pop(city, None)
+    return shown
+
+
 def _station_changes(stored: store.StoredGame, result: dict[str, Any]) -> list[tuple]:
-    """(city, detected owner, current owner) for each city where they differ (Europe)."""
+    """(city, owner shown, current owner) for each city where they differ (Europe)."""
     game = stored.game
     if not game.variant.stations:
         return []
-    found: dict[str, str] = result.get("stations", {})
+    found = _stations_shown(stored, result)
     cities = set(found) | {s.city for s in game.stations}
     return sorted((c, found.get(c), game.station_at(c)) for c in cities
                   if found.get(c) != game.station_at(c))
@@ -319,41 +341,174 @@ def review(game_id: str, scan_id: str) -> tuple[str, int] | str:
     result = _read(folder / "scan.json")
     if result.get("error"):
         return render_template(
-            "pages/scan_failed.html", stored=stored, scan_id=scan_id, error=result["error"],
+            "pages/scan_failed.html", stored=stored, scan_id=scan_id,
+            error=translate_error(result["error"]),
             can_place_corners=not result.get("rejected"),
         ), 422
-    return render_template("pages/scan_review.html", **_review_context(stored, scan_id, result))
+    pick = request.args.get("lane")
+    return render_template("pages/scan_review.html",
+                           **_review_context(stored, scan_id, result, pick))
 
 
-def _review_context(stored: store.StoredGame, scan_id: str, result: dict[str, Any]) -> dict:
+def _review_context(stored: store.StoredGame, scan_id: str, result: dict[str, Any],
+                    pick: str | None = None) -> dict:
+    """Everything the review shows. ``pick``: a lane the players opened (a tap on the map
+    without JavaScript, a lane named by a check); else the card is the first lane to check."""
+    game = stored.game
     lanes = _lane_views(stored, result)
     by_id = {lane.id: lane for lane in lanes}
-    colors = {p.name: p.color for p in stored.game.players}
-    shapes = board_shapes(stored.game.board.name)
-    routes = stored.game.board.routes
+    colors = {p.name: p.color for p in game.players}
+    shapes = board_shapes(game.board.name)
+    routes = game.board.routes
+    to_check = sorted((lane for lane in lanes if lane.doubtful), key=lambda lane: lane.confidence)
+    unsure = [lane for lane in lanes if lane.unsure]
+    card = by_id.get(pick or "") or (to_check[0] if to_check else None)
+    stations = _station_changes(stored, result)
+    shown_stations = _stations_shown(stored, result) if game.variant.stations else {}
+    players = _player_summary(stored, lanes)
     return {
-        "stored": stored, "game": stored.game, "scan_id": scan_id, "shapes": shapes,
+        "stored": stored, "game": game, "scan_id": scan_id, "shapes": shapes,
         "lanes": by_id, "colors": colors, "hit_lines": {r: hit_line(routes[r]) for r in by_id},
-        "doubtful": sorted((lane for lane in lanes if lane.doubtful),
-                           key=lambda lane: lane.confidence),
-        "changes": [lane for lane in lanes if lane.change and not lane.doubtful],
+        "doubtful": to_check, "card": card, "crop": _crop(routes[card.id]) if card else None,
+        "crop_cities": _cities_in(shapes, _crop(routes[card.id])) if card else [],
+        "card_lane": next(s for s in shapes.lanes if s.id == card.id) if card else None,
+        "progress": (len(unsure) - len(to_check) + 1, len(unsure)),
+        "checked": [lane for lane in unsure if not lane.doubtful],
+        "changes": [lane for lane in lanes if lane.change and not lane.unsure],
         "claimed": sum(lane.proposed is not None for lane in lanes),
-        "stations": _station_changes(stored, result),
-        "confidence": result.get("confidence", 1.0),
+        "counts": {kind: sum(lane.change == kind for lane in lanes)
+                   for kind in ("add", "change", "remove")},
+        "players": players, "checks": _checks(stored, lanes, players, stations),
+        "stations": stations, "shown_stations": shown_stations,
+        "station_rows": [(city, shown_stations.get(city), game.station_at(city)) for city in
+                         sorted(set(shown_stations) | {s.city for s in game.stations}
+                                | set(result.get("stations", {}))
+                                | set(result.get("proposed_stations", {})))]
+        if game.variant.stations else [],
+        "cities": {c.name: c for c in shapes.cities} if game.variant.stations else {},
         "has_photo": (_game_dir(stored.id) / scan_id / "rectified.jpg").exists(),
         "elapsed_ms": result.get("detection", {}).get("elapsed_ms"),
     }
 
 
+def _player_summary(stored: store.StoredGame, lanes: list[LaneView]) -> list[dict]:
+    """Per player, the lanes, trains and route points the game will hold after Apply."""
+    variant = stored.game.variant
+    out = []
+    for player in stored.game.players:
+        mine = [lane for lane in lanes if lane.proposed == player.name]
+        out.append({
+            "name": player.name, "color": player.color, "lanes": len(mine),
+            "trains": sum(lane.length for lane in mine),
+            "points": sum(variant.route_points(lane.length) for lane in mine),
+        })
+    return out
+
+
+def _checks(stored: store.StoredGame, lanes: list[LaneView], players: list[dict],
+            stations: list[tuple]) -> list[dict]:
+    """What would stop Apply, in the table's words, with the lanes to look at first."""
+    game = stored.game
+    checks = []
+    for player in players:
+        if player["trains"] <= game.variant.trains:
+            continue
+        suspects = sorted((lane for lane in lanes if lane.proposed == player["name"]
+                           and not lane.by_hand), key=lambda lane: lane.confidence)[:4]
+        checks.append({"text": _(
+            "The photo counts {count} {color} pieces for {player}, who has only {trains}: "
+            "the box's spare pieces may be on the board. Set the lanes that are not "
+            "{player}'s to nobody; the least sure first:", count=player["trains"],
+            color=color_name(player["color"]), player=player["name"],
+            trains=game.variant.trains), "lanes": suspects})
+    if game.variant.stations:
+        shown = [found for _city, found, _now in stations] + [
+            s.player for s in game.stations if s.city not in {c for c, *_ in stations}]
+        for player in players:
+            count = shown.count(player["name"])
+            if count > game.variant.stations:
+                checks.append({"text": _(
+                    "The review gives {player} {count} stations, and a player has {stations}: "
+                    "set the wrong ones to nobody under Stations.", player=player["name"],
+                    count=count, stations=game.variant.stations), "lanes": []})
+    by_id = {lane.id: lane for lane in lanes}
+    open_doubles = game.variant.doubles_open(len(game.players))
+    for lane in lanes:
+        other = next((by_id[r.id] for r in game.board.siblings(game.board.routes[lane.id])
+                      if r.id > lane.id), None)
+        if other is None or lane.proposed is None or other.proposed is None:
+            continue
+        pair = sorted((lane, other), key=lambda item: item.confidence)
+        if lane.proposed == other.proposed:
+            text = _("The photo gives {player} both lanes of {a}–{b}: one player never owns "
+                     "both. Set the wrong one to nobody; the less sure first:",
+                     player=lane.proposed, a=lane.a, b=lane.b)
+        elif not open_doubles:
+            text = _("The photo shows both lanes of {a}–{b} taken, but with {count} players only "
+                     "one may be used: pieces of one lane are often seen on the other. Set the "
+                     "wrong one to nobody; the less sure first:", a=lane.a, b=lane.b,
+                     count=len(game.players))
+        else:
+            continue
+        checks.append({"text": text, "lanes": pair})
+    changes = _changes(lanes)
+    if checks or not (changes or stations):
+        return checks
+    try:
+        game.copy().apply(SetOwners(changes, tuple((c, found) for c, found, _now in stations)))
+    except ScorerError as exc:
+        checks.append({"text": refuse(exc), "lanes": []})
+    return checks
+
+
+def _crop(route: Any) -> str:
+    """The view box of the card's zoomed crop: the lane with some board around it."""
+    xs = [s.x for s in route.spaces]
+    ys = [s.y for s in route.spaces]
+    width = max(max(xs) - min(xs) + 140, 280.0)
+    height = max(max(ys) - min(ys) + 140, width * 0.75)
+    width = max(width, height / 0.75)
+    cx, cy = (max(xs) + min(xs)) / 2, (max(ys) + min(ys)) / 2
+    return f"{cx - width / 2:.0f} {cy - height / 2:.0f} {width:.0f} {height:.0f}"
+
+
+def _cities_in(shapes: Any, view_box: str) -> list:
+    """The cities inside a crop's view box, to draw beside the lane as printed."""
+    x, y, width, height = (float(v) for v in view_box.split())
+    return [c for c in shapes.cities if x <= c.x <= x + width and y <= c.y <= y + height]
+
+
+def _answer(stored: store.StoredGame, game_id: str, scan_id: str,
+            result: dict[str, Any]) -> Response | str:
+    """A correction's answer: the review's parts swapped in for htmx, else the review."""
+    if is_htmx():
+        return render_template("partials/_scan_answer.html",
+                               **_review_context(stored, scan_id, result))
+    return back_to("scan.review", game_id=game_id, scan_id=scan_id)
+
+
+def _route_or_refuse(stored: store.StoredGame, game_id: str, scan_id: str,
+                     route_id: str) -> Any:
+    """The board's route, or the answer saying there is no such lane (nothing changes)."""
+    try:
+        return stored.game.board.route(route_id[:120])
+    except ScorerError:
+        message = _("No lane {lane} on this board: nothing changed.", lane=route_id[:60])
+        if is_htmx():
+            return htmx_error(message, 404)
+        flash_message(message, error=True)
+        return back_to("scan.review", game_id=game_id, scan_id=scan_id)
+
+
 @bp.post("/<scan_id>/lanes/<route_id>")
 def set_lane(game_id: str, scan_id: str, route_id: str) -> Response | tuple[str, int] | str:
-    """Correct one lane: the owner chosen in the list, or the next player on a map tap."""
+    """Correct one lane: the owner chosen (a card's button, a map tap's choice), or without
+    one (a keyboard's Enter, no script) the owner after the one shown."""
     stored = get_game(game_id)
     folder = _scan_dir(game_id, scan_id, change=True)
-    try:
-        route = stored.game.board.route(route_id[:120])
-    except ScorerError:
-        abort(404)
+    route = _route_or_refuse(stored, game_id, scan_id, route_id)
+    if isinstance(route, Response):
+        return route
     names = [p.name for p in stored.game.players]
     with _locked(folder):
         result = _read(folder / "scan.json")
@@ -367,10 +522,45 @@ def set_lane(game_id: str, scan_id: str, route_id: str) -> Response | tuple[str,
             owner = cycle[(cycle.index(current) + 1) % len(cycle)]
         result["proposed"][route.id] = owner
         _write(folder / "scan.json", result)
-    if is_htmx():
-        return render_template("partials/_scan_review.html",
-                               **_review_context(stored, scan_id, result))
-    return back_to("scan.review", game_id=game_id, scan_id=scan_id)
+    return _answer(stored, game_id, scan_id, result)
+
+
+@bp.post("/<scan_id>/stations")
+def set_station(game_id: str, scan_id: str) -> Response | str:
+    """Correct one city's station (Europe): its owner, or nobody."""
+    stored = get_game(game_id)
+    folder = _scan_dir(game_id, scan_id, change=True)
+    try:
+        city = stored.game.board.city(request.form.get("city", "")[:120])
+    except ScorerError as exc:
+        message = refuse(exc)
+        if is_htmx():
+            return htmx_error(message, 404)
+        flash_message(message, error=True)
+        return back_to("scan.review", game_id=game_id, scan_id=scan_id)
+    owner = request.form.get("owner") or None
+    if not stored.game.variant.stations or (
+            owner is not None and owner not in {p.name for p in stored.game.players}):
+        abort(400)
+    with _locked(folder):
+        result = _read(folder / "scan.json")
+        result.setdefault("proposed_stations", {})[city] = owner
+        _write(folder / "scan.json", result)
+    return _answer(stored, game_id, scan_id, result)
+
+
+@bp.post("/<scan_id>/accept")
+def accept_rest(game_id: str, scan_id: str) -> Response | str:
+    """Every lane still to check taken as the review shows it (its best reading)."""
+    stored = get_game(game_id)
+    folder = _scan_dir(game_id, scan_id, change=True)
+    with _locked(folder):
+        result = _read(folder / "scan.json")
+        for lane in _lane_views(stored, result):
+            if lane.doubtful:
+                result["proposed"][lane.id] = lane.proposed
+        _write(folder / "scan.json", result)
+    return _answer(stored, game_id, scan_id, result)
 
 
 @bp.post("/<scan_id>/apply")
@@ -390,8 +580,7 @@ def _apply(stored: store.StoredGame, scan_id: str,
     if result.get("error"):
         abort(409)
     lanes = _lane_views(stored, result)
-    changes = tuple((lane.id, lane.proposed) for lane in lanes
-                    if lane.change and (not lane.doubtful or lane.id in result["proposed"]))
+    changes = _changes(lanes)
     stations = tuple((city, found) for city, found, _now in _station_changes(stored, result))
     if not changes and not stations:
         flash_message(_("The photo matches the game: nothing to change."))
@@ -400,13 +589,19 @@ def _apply(stored: store.StoredGame, scan_id: str,
         store.record(get_db(), game_id, SetOwners(changes, stations))
     except ScorerError as exc:
         context = _review_context(stored, scan_id, result)
-        return render_template("pages/scan_review.html", error=refuse(exc), **context), 422
+        # The checks say why in the table's words; the core's sentence only when they do not.
+        error = (_("Nothing was applied: fix what the photo says below, then apply again.")
+                 if context["checks"] else refuse(exc))
+        return render_template("pages/scan_review.html", error=error, **context), 422
     except KeyError:
         abort(404)
-    counts = {kind: sum(1 for lane in lanes if lane.change == kind and (lane.id, lane.proposed)
-                        in changes) for kind in ("add", "change", "remove")}
+    counts = {kind: sum(1 for lane in lanes if lane.change == kind)
+              for kind in ("add", "change", "remove")}
     flash_message(_("Photo applied: {add} added, {change} changed, {remove} removed "
-                    "(Undo takes it all back).", **counts))
+                    "(Undo takes it all back).", **counts) + " " + " · ".join(
+        _("{player}: {lanes} lanes, {points} route points", player=p["name"],
+          lanes=p["lanes"], points=p["points"])
+        for p in _player_summary(stored, lanes)))
     shutil.rmtree(folder, ignore_errors=True)
     return back_to("play.game_page", game_id=game_id)
 
@@ -535,15 +730,12 @@ FR.update({
     "{count} lane claimed on the photo": "{count} voie prise sur la photo",
     "{count} lanes claimed on the photo": "{count} voies prises sur la photo",
     "{n} to check.": "{n} à vérifier.",
-    "Tap a lane to change its owner: nobody, then each player in turn.":
-        "Touchez une voie pour changer son propriétaire : personne, puis chaque joueur.",
     "To check": "À vérifier",
     "Changes to the game": "Changements dans la partie",
     "added": "ajoutée",
     "changed": "changée",
     "removed": "retirée",
     "nobody": "personne",
-    "Set": "Choisir",
     "Stations": "Gares",
     "Apply to the game": "Appliquer à la partie",
     "Corners wrong? Place them by hand": "Coins faux ? Placez-les à la main",
@@ -567,12 +759,57 @@ FR.update({
     "This photo was applied already (or set aside for newer photos): the game shows what it "
     "changed.": "Cette photo a déjà été appliquée (ou remplacée par des photos plus récentes) : "
     "la partie montre ce qu'elle a changé.",
-    "Confidence": "Confiance",
     "read in {ms} ms": "lu en {ms} ms",
-    "Nothing to check and nothing to change.": "Rien à vérifier ni à changer.",
     "set by hand": "choisie à la main",
     "maybe {player}": "peut-être {player}",
     "unclear on the photo": "peu lisible sur la photo",
     "{color} on the photo, a colour no player has":
         "{color} sur la photo, une couleur qu'aucun joueur n'a",
+    "Tap a lane on the photo to choose its owner. Pinch or + to zoom.":
+        "Touchez une voie sur la photo pour choisir son propriétaire. Pincez ou + pour zoomer.",
+    "pieces of a player (their colour)": "wagons d'un joueur (sa couleur)",
+    "to check: the best reading is shown": "à vérifier : la meilleure lecture est montrée",
+    "checked": "vérifiée",
+    "Checked": "Vérifiées",
+    "removed from the game": "retirée de la partie",
+    "{n} of {total}": "{n} sur {total}",
+    "as read": "comme lu",
+    "Accept the rest as read ({n})": "Accepter le reste comme lu ({n})",
+    "Nothing left to check: apply when the lanes look right.":
+        "Plus rien à vérifier : appliquez quand les voies sont justes.",
+    "Nothing else changes.": "Rien d'autre ne change.",
+    "No lane {lane} on this board: nothing changed.":
+        "Pas de voie {lane} sur ce plateau : rien n'a changé.",
+    "{player}: {lanes} lanes, {points} route points":
+        "{player} : {lanes} voies, {points} points de routes",
+    "The photo counts {count} {color} pieces for {player}, who has only {trains}: the box's "
+    "spare pieces may be on the board. Set the lanes that are not {player}'s to nobody; the "
+    "least sure first:": "La photo compte {count} wagons de couleur {color} pour {player}, "
+    "qui n'en a que {trains} : les wagons de rechange de la boîte sont peut-être sur le "
+    "plateau. Mettez à personne les voies qui ne sont pas à {player} ; les moins sûres d'abord :",
+    "+{count} lane added": "+{count} voie ajoutée",
+    "+{count} lanes added": "+{count} voies ajoutées",
+    "{count} lane changed": "{count} voie changée",
+    "{count} lanes changed": "{count} voies changées",
+    "{count} lane removed": "{count} voie retirée",
+    "{count} lanes removed": "{count} voies retirées",
+    "{n} to check": "{n} à vérifier",
+    "Nothing was applied: fix what the photo says below, then apply again.":
+        "Rien n'a été appliqué : corrigez ce que la photo indique ci-dessous, puis appliquez "
+        "à nouveau.",
+    "Add a station": "Ajouter une gare",
+    "City": "Ville",
+    "Set": "Choisir",
+    "The photo gives {player} both lanes of {a}–{b}: one player never owns both. Set the "
+    "wrong one to nobody; the less sure first:": "La photo donne à {player} les deux voies de "
+    "{a}–{b} : un joueur n'a jamais les deux. Mettez la mauvaise à personne ; la moins sûre "
+    "d'abord :",
+    "The photo shows both lanes of {a}–{b} taken, but with {count} players only one may be "
+    "used: pieces of one lane are often seen on the other. Set the wrong one to nobody; the "
+    "less sure first:": "La photo montre les deux voies de {a}–{b} prises, mais à {count} "
+    "joueurs une seule est utilisable : les wagons d'une voie sont souvent vus sur l'autre. "
+    "Mettez la mauvaise à personne ; la moins sûre d'abord :",
+    "The review gives {player} {count} stations, and a player has {stations}: set the wrong "
+    "ones to nobody under Stations.": "La vérification donne {count} gares à {player}, et un "
+    "joueur en a {stations} : mettez les mauvaises à personne sous Gares.",
 })

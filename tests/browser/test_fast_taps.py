@@ -42,7 +42,13 @@ SLOW_SETTLE = "addEventListener('load', () => { htmx.config.defaultSettleDelay =
 
 
 def tap(page, scope: str, route_id: str) -> None:
+    """Tap a lane; on the photo review, then the owner after the one it shows in the choice
+    the tap opens."""
     page.touchscreen.tap(**page.evaluate(MIDDLE, [scope, route_id]))
+    if scope == "#scan-lanes":
+        owner = page.locator(f'#scan-lanes a[data-route-id="{route_id}"]').get_attribute(
+            "data-owner")
+        page.locator(f'#lane-choice [data-pick-owner="{next_owner(owner)}"]').tap()
 
 
 def board_game(table, phone) -> str:
@@ -121,10 +127,10 @@ def test_a_photo_lane_tapped_right_after_an_answer_before_htmx_settles_it_change
     first, second = LANES[:2]
     before = owners(phone, [first, second])
     with phone.expect_response(lambda r: f"/lanes/{first}" in r.url):
-        tap(phone, "#scan-review", first)
+        tap(phone, "#scan-lanes", first)
     expect(phone.locator(f'.scan-lane[data-route-id="{first}"]')).to_have_attribute(
         "data-owner", next_owner(before[0]))
-    tap(phone, "#scan-review", second)
+    tap(phone, "#scan-lanes", second)
     expect(phone.locator(f'.scan-lane[data-route-id="{second}"]')).to_have_attribute(
         "data-owner", next_owner(before[1]))
     assert owners(phone, [first]) == [next_owner(before[0])]
@@ -137,7 +143,7 @@ def test_photo_lanes_tapped_one_after_the_other_without_waiting_all_change_once(
     sent = []
     phone.on("request", lambda r: "/lanes/" in r.url and sent.append(r.url.rsplit("/", 1)[1]))
     for route_id in LANES:
-        tap(phone, "#scan-review", route_id)
+        tap(phone, "#scan-lanes", route_id)
     for route_id, owner in zip(LANES, before, strict=True):
         expect(phone.locator(f'.scan-lane[data-route-id="{route_id}"]')).to_have_attribute(
             "data-owner", next_owner(owner))
@@ -166,19 +172,23 @@ def test_a_double_tap_on_a_lane_claims_it_once_and_a_later_tap_releases_it(phone
     assert not phone.problems
 
 
-def test_a_double_tap_on_a_photo_lane_moves_it_to_the_next_owner_only(phone, table):
+def test_a_double_tap_on_the_owner_picked_for_a_photo_lane_counts_once(phone, table):
     review(phone, table)
     lane = LANES[0]
     [before] = owners(phone, [lane])
     sent = []
-    phone.on("request", lambda r: "/lanes/" in r.url and sent.append(r.url))
-    tap(phone, "#scan-review", lane)
-    tap(phone, "#scan-review", lane)
+    phone.on("request", lambda r: ("/lanes/" in r.url or r.url.endswith("/apply"))
+             and sent.append(r.url))
+    phone.touchscreen.tap(**phone.evaluate(MIDDLE, ["#scan-lanes", lane]))
+    box = phone.locator(f'#lane-choice [data-pick-owner="{next_owner(before)}"]').bounding_box()
+    x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    phone.touchscreen.tap(x, y)
+    phone.touchscreen.tap(x, y)  # the same finger again, where the choice was
     expect(phone.locator(f'.scan-lane[data-route-id="{lane}"]')).to_have_attribute(
         "data-owner", next_owner(before))
     phone.wait_for_timeout(600)
     assert owners(phone, [lane]) == [next_owner(before)]
-    assert len(sent) == 1
+    assert len(sent) == 1 and sent[0].endswith(f"/lanes/{lane}")
     assert not phone.problems
 
 
@@ -217,10 +227,10 @@ def test_a_photo_lane_tapped_while_the_answer_before_is_slow_keeps_its_change(ph
     first, second = LANES[:2]
     before = owners(phone, [first, second])
     held = hold_answer(phone, f"/lanes/{first}")
-    tap(phone, "#scan-review", first)
+    tap(phone, "#scan-lanes", first)
     while not held:
         phone.wait_for_timeout(20)
-    tap(phone, "#scan-review", second)
+    tap(phone, "#scan-lanes", second)
     phone.wait_for_timeout(500)
     route, response = held[0]
     route.fulfill(response=response)
@@ -271,8 +281,8 @@ def test_a_photo_lane_tap_that_never_reaches_the_server_says_so(phone, table, sh
     first, second = LANES[:2]
     before = owners(phone, [first, second])
     phone.route(f"**/lanes/{first}", lambda route: route.abort())
-    tap(phone, "#scan-review", first)
-    tap(phone, "#scan-review", second)
+    tap(phone, "#scan-lanes", first)
+    tap(phone, "#scan-lanes", second)
     lane = phone.locator(f'.scan-lane[data-route-id="{second}"]')
     expect(lane).to_have_attribute("data-owner", next_owner(before[1]))
     expect(phone.locator("#message [data-error]")).to_have_text(
@@ -492,7 +502,7 @@ def test_a_photo_lane_waiting_for_its_answer_is_marked_until_it_comes(new_phone,
         review(phone, Table(phone))
         lane = phone.locator(f'.scan-lane[data-route-id="{LANES[0]}"]')
         held = hold_answer(phone, f"/lanes/{LANES[0]}")
-        tap(phone, "#scan-review", LANES[0])
+        tap(phone, "#scan-lanes", LANES[0])
         while not held:
             phone.wait_for_timeout(20)
         expect(lane).to_have_class(PENDING)

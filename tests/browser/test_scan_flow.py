@@ -85,7 +85,8 @@ def test_a_photo_without_a_board_offers_placing_the_corners_by_hand(phone, table
     assert not phone.problems
 
 
-def test_a_tap_on_either_lane_of_a_double_on_the_photo_review_changes_that_lane(phone, table):
+def test_a_tap_on_either_lane_of_a_double_on_the_photo_review_changes_that_lane(phone, table,
+                                                                              shot):
     truth = json.loads((SAMPLES / "usa-01.json").read_text())
     game_id = table.api_game({"variant": "usa", "players": [
         {"name": f"P{i}", "color": c} for i, c in enumerate(truth["players"])]})
@@ -101,10 +102,210 @@ def test_a_tap_on_either_lane_of_a_double_on_the_photo_review_changes_that_lane(
     for route_id in (r for pair in doubles("usa") for r in pair):
         lane = phone.locator(f'.scan-lane[data-route-id="{route_id}"]')
         before = lane.get_attribute("data-owner")
+        phone.touchscreen.tap(**phone.evaluate(MIDDLE_OF_LANE, route_id))
+        choice = phone.locator("#lane-choice")
+        expect(choice).to_contain_text(" ")
+        if not wrong and route_id.endswith("--2"):
+            shot(phone, "owner-choice")
+        after = next(b.get_attribute("data-pick-owner") for b in
+                     choice.locator("[data-pick-owner]").all()
+                     if b.get_attribute("aria-pressed") == "false")
         with phone.expect_response(lambda r: "/lanes/" in r.url) as answer:
-            phone.touchscreen.tap(**phone.evaluate(MIDDLE_OF_LANE, route_id))
+            choice.locator(f'[data-pick-owner="{after}"]').tap()
         if not answer.value.url.endswith(f"/lanes/{route_id}"):
             wrong.append(f"{route_id} -> {answer.value.url.rsplit('/', 1)[1]}")
         else:
-            expect(lane).not_to_have_attribute("data-owner", before)
+            expect(lane).to_have_attribute("data-owner", after)
+            assert before != after
     assert not wrong, f"taps changed the wrong lane: {wrong}"
+
+
+def reviewed(page, table, sample: str = "usa-01") -> str:
+    """A game with the sample photo's players, its photo uploaded from the phone: the game."""
+    truth = json.loads((SAMPLES / f"{sample}.json").read_text())
+    game_id = table.api_game({"variant": truth["map"], "players": [
+        {"name": f"P{i}", "color": c} for i, c in enumerate(truth["players"])]})
+    page.goto(f"/games/{game_id}/scan")
+    page.locator("[data-scan-photo]").set_input_files(str(SAMPLES / f"{sample}.jpg"))
+    page.locator(".scan-form button[type=submit]").tap()
+    page.wait_for_url(re.compile(rf"/games/{game_id}/scan/[\w-]+$"), timeout=60_000)
+    return game_id
+
+
+def shown_owners(page) -> dict[str, str]:
+    return page.evaluate("""() => Object.fromEntries(Array.from(
+        document.querySelectorAll('.scan-lane[data-route-id]'),
+        a => [a.dataset.routeId, a.dataset.owner]))""")
+
+
+def applied(page, table, game_id: str) -> dict[str, str]:
+    page.locator("[data-apply-scan]").tap()
+    page.wait_for_url(re.compile(rf"/games/{game_id}$"))
+    return {r: p["name"] for p in table.score(game_id)["players"] for r in p["routes"]}
+
+
+def test_a_doubtful_lane_shown_with_a_player_is_applied_with_that_player(phone, table, shot):
+    game_id = reviewed(phone, table)
+    shown = shown_owners(phone)
+    doubtful = phone.locator(".scan-lane.doubt:not([data-owner=''])")
+    assert doubtful.count() >= 1
+    lane = doubtful.first.get_attribute("data-route-id")
+    player = doubtful.first.get_attribute("data-owner")
+    shot(phone, "review")
+    after = applied(phone, table, game_id)
+    assert after == {r: owner for r, owner in shown.items() if owner}  # lane by lane
+    assert after[lane] == player
+    assert not phone.problems
+
+
+def test_the_cards_ask_each_doubtful_lane_in_turn_and_one_tap_confirms_it(phone, table,
+                                                                         shot):
+    game_id = reviewed(phone, table)
+    total = phone.locator("#scan-lanes [data-doubtful]").count()
+    assert total >= 3
+    card = phone.locator("#card")
+    expect(card.locator("[data-progress]")).to_have_text(f"1 of {total}")
+    shot(phone, "first-card")
+    first = card.get_attribute("data-card")
+    as_read = card.locator("[data-as-read]").get_attribute("data-pick")
+    card.locator("[data-as-read]").tap()  # one tap: confirmed as read
+    expect(card.locator("[data-progress]")).to_have_text(f"2 of {total}")
+    lane = phone.locator(f'#scan-lanes [data-route-id="{first}"]')
+    expect(lane).to_have_attribute("data-owner", as_read)
+    expect(lane).not_to_have_attribute("data-doubtful", "")
+    expect(phone.locator(f'[data-checked] [data-lane="{first}"]')).to_have_count(1)
+    shot(phone, "second-card")
+    phone.locator("[data-accept-rest]").tap()
+    expect(phone.locator("#scan-lanes [data-doubtful]")).to_have_count(0)
+    expect(phone.locator("[data-all-checked]")).to_be_visible()
+    shown = shown_owners(phone)
+    after = applied(phone, table, game_id)
+    assert after == {r: owner for r, owner in shown.items() if owner}
+    assert not phone.problems
+
+
+def test_nobody_keeps_a_lane_in_view_and_picking_the_shown_player_again_sets_it(phone, table,
+                                                                               shot):
+    game_id = reviewed(phone, table)
+    lane = phone.locator("#scan-lanes [data-doubtful]:not([data-owner=''])").first
+    route_id, player = lane.get_attribute("data-route-id"), lane.get_attribute("data-owner")
+    phone.locator(f'[data-to-check] [data-lane="{route_id}"] a').tap()  # opens its card
+    card = phone.locator(f'#card[data-card="{route_id}"]')
+    expect(card.locator("[data-as-read]")).to_have_attribute("data-pick", player)
+    card.locator('[data-pick=""]').tap()  # nobody
+    lane = phone.locator(f'#scan-lanes [data-route-id="{route_id}"]')
+    expect(lane).to_have_attribute("data-owner", "")
+    row = phone.locator(f'[data-checked] [data-lane="{route_id}"]')
+    expect(row).to_contain_text("nobody")  # still in view, as nobody
+    shot(phone, "nobody")
+    row.locator("a").tap()
+    card.locator(f'[data-pick="{player}"]').tap()  # the shown player again: one tap
+    expect(lane).to_have_attribute("data-owner", player)
+    after = applied(phone, table, game_id)
+    assert after[route_id] == player
+    assert not phone.problems
+
+
+def test_the_bar_in_view_says_what_apply_does(phone, table, shot):
+    game_id = reviewed(phone, table)
+    bar = phone.locator("[data-scan-bar]")
+    expect(bar).to_be_in_viewport()
+    expect(bar.locator("[data-apply-scan]")).to_be_in_viewport()
+    phone.locator("#card [data-as-read]").tap()
+    expect(phone.locator("#card [data-progress]")).to_contain_text("2 of")
+    figures = {li.get_attribute("data-bar-player"): (int(li.get_attribute("data-trains")),
+                                                      int(li.get_attribute("data-points")))
+               for li in bar.locator("[data-bar-player]").all()}
+    adds = int(bar.locator('[data-count="add"]').get_attribute("data-n"))
+    phone.mouse.wheel(0, 3000)
+    expect(bar).to_be_in_viewport()
+    after = applied(phone, table, game_id)
+    score = table.score(game_id)
+    assert figures == {p["name"]: (45 - p["trains_left"], p["route_points"])
+                       for p in score["players"]}
+    assert len(after) == adds
+    expect(phone.locator("#message")).to_contain_text(f"Photo applied: {adds} added")
+    assert not phone.problems
+
+
+def test_the_review_is_in_french(new_table, shot):
+    table = new_table(locale="fr-FR")
+    page = table.page
+    game_id = reviewed(page, table)
+    expect(page.locator("h1")).to_have_text("Vérifiez la photo")
+    expect(page.locator("#card [data-progress]")).to_contain_text(" sur ")
+    expect(page.locator("#card [data-as-read]")).to_contain_text("comme lu")
+    expect(page.locator("[data-apply-scan]")).to_have_text("Appliquer à la partie")
+    expect(page.locator("[data-legend]")).to_contain_text("à vérifier")
+    shot(page, "review-fr")
+    applied(page, table, game_id)
+    expect(page.locator("#message")).to_contain_text("Photo appliquée")
+    expect(page.locator("#message")).to_contain_text("points de routes")
+    assert not page.problems
+
+
+def test_without_javascript_the_review_is_plain_forms(new_table, shot):
+    table = new_table(java_script_enabled=False)
+    page = table.page
+    game_id = reviewed(page, table)
+    card = page.locator("#card")
+    first = card.get_attribute("data-card")
+    picked = card.locator("[data-pick]").last.get_attribute("data-pick")
+    with page.expect_navigation():
+        card.locator("[data-pick]").last.tap()  # a player other than the reading
+    assert page.locator("#card").get_attribute("data-card") != first
+    expect(page.locator(f'#scan-lanes [data-route-id="{first}"]')).to_have_attribute(
+        "data-owner", picked)
+    # a lane of the map is a link to its card
+    other = page.locator("#scan-lanes [data-route-id]:not([data-doubtful])").first
+    page.goto(other.get_attribute("href"))
+    expect(page.locator("#card")).to_have_attribute("data-card",
+                                                    other.get_attribute("data-route-id"))
+    with page.expect_navigation():
+        page.locator("[data-accept-rest]").tap()
+    expect(page.locator("#scan-lanes [data-doubtful]")).to_have_count(0)
+    shown = {a.get_attribute("data-route-id"): a.get_attribute("data-owner")
+             for a in page.locator("#scan-lanes [data-route-id]").all()}
+    shot(page, "no-script")
+    after = applied(page, table, game_id)
+    assert after == {r: owner for r, owner in shown.items() if owner}
+
+
+def test_a_double_tap_on_apply_applies_once_and_says_so(phone, table):
+    game_id = reviewed(phone, table)
+    posts = []
+    phone.on("request", lambda r: r.url.endswith("/apply") and posts.append(r.url))
+    phone.locator("[data-apply-scan]").evaluate(
+        "b => { b.click(); setTimeout(() => b.click(), 60); }")  # a thumb bouncing
+    phone.wait_for_url(re.compile(rf"/games/{game_id}$"))
+    expect(phone.locator("#message")).to_contain_text("Photo applied")
+    expect(phone.locator("#message")).not_to_contain_text("applied already")
+    assert len(posts) == 1
+    assert not phone.problems
+
+
+def test_a_station_read_on_a_europe_photo_is_corrected_on_the_review_and_applied(phone, table):
+    game_id = reviewed(phone, table, "europe-01")
+    markers = phone.locator("#scan-lanes [data-station]")
+    shown = {m.get_attribute("data-station"): m.get_attribute("data-owner")
+             for m in markers.all()}
+    assert shown
+    city = sorted(shown)[0]
+    # the player with the fewest stations gets this one and Wien (3 stations each at most)
+    other = min((p for p in ("P0", "P1", "P2") if p != shown[city]),
+                key=lambda p: list(shown.values()).count(p))
+    phone.locator(f'[data-stations] [data-station="{city}"] select').select_option(other)
+    expect(phone.locator(f'#scan-lanes [data-station="{city}"]')).to_have_attribute(
+        "data-owner", other)
+    phone.locator("[data-add-station] input[name=city]").fill("Wien")
+    phone.locator("[data-add-station] select").select_option(other)
+    phone.locator("[data-add-station] button").tap()
+    expect(phone.locator('#scan-lanes [data-station="Wien"]')).to_have_attribute(
+        "data-owner", other)
+    expect(phone.locator("[data-check]")).to_have_count(0)
+    phone.locator("[data-apply-scan]").tap()
+    phone.wait_for_url(re.compile(rf"/games/{game_id}$"))
+    game = json.loads(phone.request.get(f"/games/{game_id}/export.json").text())
+    assert {s["city"]: s["player"] for s in game["stations"]} == {
+        **shown, city: other, "Wien": other}
+    assert not phone.problems

@@ -96,6 +96,8 @@ FORMS = {
     "/games/{game}/redo": ["cursor"],
     "/games/{game}/scan/{scan}/lanes/{route}": ["owner"],
     "/games/{game}/scan/{scan}/apply": [],
+    "/games/{game}/scan/{scan}/accept": [],
+    "/games/{game}/scan/{scan}/stations": ["city", "owner"],
     "/games/{game}/scan/{scan}/corners": [f"c{i}" for i in range(8)],
 }
 PAGES = {
@@ -105,7 +107,7 @@ PAGES = {
     "/games/{game}/routes/{route}": [],
     "/games/{game}/cities/{city}": [],
     "/games/{game}/results": ["player", "highlight", "path"],
-    "/games/{game}/scan/{scan}": [],
+    "/games/{game}/scan/{scan}": ["lane"],
 }
 segments = st.sampled_from(["paris--zurich", "budapest--wien--2", "Wien", "Zürich", "nope",
                             "scan123"]) | st.text(min_size=1, max_size=40)

@@ -80,10 +80,9 @@ def test_apply_records_the_photo_as_one_undoable_step(client, usa_photo):
     done = client.post(url + "/apply")
     assert done.status_code == 303
     after = owners(client, game_id)
-    assert after == {rid: owner for rid, owner in shown.items() if owner and
-                     'doubt' not in re.search(rf'class="scan-lane[^"]*"\s+data-route-id="{rid}"',
-                                              page).group(0)}
-    assert after
+    # Exactly what the review showed, lane by lane, the doubtful lanes included
+    assert after == {rid: owner for rid, owner in shown.items() if owner}
+    assert after and re.search(r"data-owner=\"\w+\" data-doubtful", page)
     undo = client.post(f"/games/{game_id}/undo")
     assert undo.status_code in (200, 303)
     assert owners(client, game_id) == {}
@@ -201,13 +200,22 @@ DOUBTS = {
 @pytest.fixture
 def doubtful_scan(client, usa, monkeypatch):
     """A scan of the 2-player USA game (Ann red, Bob blue) read as ``DOUBTS`` says."""
-    def read(stored, folder, corners=None):
-        scan._write(folder / "scan.json", {
-            "detection": {"elapsed_ms": 5}, "confidence": 0.9, "lanes": DOUBTS,
-            "stations": {}, "proposed": {}, "photo_size": [400, 300]})
-
-    monkeypatch.setattr(scan, "_run_detection", read)
+    monkeypatch.setattr(scan, "_run_detection", read_as(DOUBTS))
     return scan_url(upload(client, usa, b"a photo"))
+
+
+def read_as(lanes: dict[str, dict], board: str = "usa", stations: dict | None = None):
+    """A stand-in for the detection: ``lanes`` read as given, every other lane surely empty."""
+    from scorer.boards import load_board
+
+    def read(stored, folder, corners=None):
+        empty = {"owner": None, "color": None, "confidence": 0.99}
+        scan._write(folder / "scan.json", {
+            "detection": {"elapsed_ms": 5}, "confidence": 0.9,
+            "lanes": {rid: lanes.get(rid, empty) for rid in load_board(board).routes},
+            "stations": stations or {}, "proposed": {}, "photo_size": [400, 300]})
+
+    return read
 
 
 def reading(page: str, lane: str) -> str:
@@ -218,7 +226,7 @@ def reading(page: str, lane: str) -> str:
 
 def test_a_doubtful_lane_says_what_is_doubtful_not_a_percentage(client, doubtful_scan):
     page = client.get(doubtful_scan).text
-    doubtful = re.search(r"data-doubtful>(.*?)</ul>", page, re.S).group(1)
+    doubtful = re.search(r"data-to-check>(.*?)</ul>", page, re.S).group(1)
     assert all(f'data-lane="{lane}"' in doubtful
                for lane in ("helena--seattle", "denver--omaha", "duluth--omaha"))
     assert "0 %" not in doubtful and "31 %" not in doubtful and "94 %" not in doubtful
@@ -309,3 +317,220 @@ def test_a_tap_on_a_photo_applied_meanwhile_goes_back_to_the_game_and_says_so(cl
     again = client.post(doubtful_scan + "/apply")
     assert again.status_code == 303 and again.headers["Location"].endswith(game)
     assert "applied already" in client.get(game).text
+
+
+def doubtful_lanes(page: str) -> set[str]:
+    return set(re.findall(r'data-route-id="([^"]+)" data-owner="[^"]*" data-doubtful', page))
+
+
+def test_apply_sets_exactly_the_owners_the_review_shows_doubtful_lanes_included(
+        client, doubtful_scan):
+    page = client.get(doubtful_scan).text
+    shown = lanes_shown(page)
+    assert shown["denver--omaha"] == "Ann" and "denver--omaha" in doubtful_lanes(page)
+    assert client.post(doubtful_scan + "/apply").status_code == 303
+    game = doubtful_scan.split("/scan/")[0].rsplit("/", 1)[1]
+    assert owners(client, game) == {rid: owner for rid, owner in shown.items() if owner}
+    assert owners(client, game)["denver--omaha"] == "Ann"
+
+
+def test_a_doubtful_lane_confirmed_or_set_to_nobody_stays_in_view_as_checked(client,
+                                                                           doubtful_scan):
+    answer = client.hx(doubtful_scan + "/lanes/denver--omaha", {"owner": "Ann"})
+    assert answer.status_code == 200
+    assert "denver--omaha" not in doubtful_lanes(answer.text)  # checked: no longer asked
+    checked = re.search(r"data-checked>(.*?)</ul>", answer.text, re.S).group(1)
+    assert 'data-lane="denver--omaha"' in checked
+    nobody = client.hx(doubtful_scan + "/lanes/denver--omaha", {"owner": ""}).text
+    assert lanes_shown(nobody)["denver--omaha"] == ""
+    assert 'data-lane="denver--omaha"' in re.search(r"data-checked>(.*?)</ul>", nobody,
+                                                    re.S).group(1)
+
+
+def test_the_card_shows_each_lane_to_check_in_turn_with_big_buttons(client, doubtful_scan):
+    page = client.get(doubtful_scan).text
+    assert re.search(r'data-card="helena--seattle"', page)  # the least sure first
+    assert "1 of 3" in page
+    card = re.search(r'<section id="card".*?</section>', page, re.S).group(0)
+    assert re.findall(r'data-pick="([^"]*)"', card) == ["", "Ann", "Bob"]  # as read: nobody
+    assert "rectified.jpg" not in card or "<image" in card
+    answer = client.hx(doubtful_scan + "/lanes/helena--seattle", {"owner": ""})
+    assert 'data-card="denver--omaha"' in answer.text and "2 of 3" in answer.text
+    card = re.search(r'<section id="card".*?</section>', answer.text, re.S).group(0)
+    # the reading first (one tap confirms it), then nobody, then each other player
+    assert re.findall(r'data-pick="([^"]*)"', card) == ["Ann", "", "Bob"]
+    # a lane opened from the map (without JavaScript) or a check gets its card too
+    opened = client.get(doubtful_scan + "?lane=kansas-city--omaha").text
+    assert 'data-card="kansas-city--omaha"' in opened
+    assert 'data-card="denver--omaha"' in client.get(doubtful_scan + "?lane=nowhere").text
+
+
+def test_accept_the_rest_as_read_takes_every_lane_left_as_shown(client, doubtful_scan):
+    shown = lanes_shown(client.get(doubtful_scan).text)
+    answer = client.hx(doubtful_scan + "/accept")
+    assert answer.status_code == 200
+    assert doubtful_lanes(answer.text) == set() and lanes_shown(answer.text) == shown
+    assert "data-all-checked" in answer.text
+    plain = client.post(doubtful_scan + "/accept")  # without JavaScript: back to the review
+    assert plain.status_code == 303 and plain.headers["Location"].endswith(doubtful_scan)
+
+
+def test_an_unknown_lane_says_so_and_changes_nothing(client, doubtful_scan):
+    before = lanes_shown(client.get(doubtful_scan).text)
+    answer = client.hx(doubtful_scan + "/lanes/gotham--metropolis", {"owner": "Ann"})
+    assert answer.status_code == 404 and "No lane gotham--metropolis" in answer.text
+    plain = client.post(doubtful_scan + "/lanes/gotham--metropolis", data={"owner": "Ann"},
+                        follow_redirects=True)
+    assert "No lane gotham--metropolis on this board" in plain.text
+    assert lanes_shown(plain.text) == before
+
+
+# Ann's red read on enough lanes for 47 pieces: 45 are hers, the box's spares make up the rest.
+TOO_MANY = {rid: {"owner": "Ann", "color": "red", "confidence": conf} for rid, conf in (
+    ("los-angeles--san-francisco", 0.99), ("chicago--toronto", 0.99), ("denver--helena", 0.98),
+    ("helena--seattle", 0.99), ("new-york--pittsburgh", 0.97), ("new-york--washington", 0.99),
+    ("los-angeles--phoenix", 0.9), ("el-paso--houston", 0.96), ("atlanta--miami", 0.95),
+    ("calgary--winnipeg", 0.97), ("oklahoma-city--santa-fe", 0.8),
+    ("denver--salt-lake-city", 0.81))}
+
+
+@pytest.fixture
+def crowded_scan(client, usa, monkeypatch):
+    monkeypatch.setattr(scan, "_run_detection", read_as(TOO_MANY))
+    return scan_url(upload(client, usa, b"a photo"))
+
+
+def test_more_pieces_than_a_player_has_names_the_colour_and_its_least_sure_lanes(
+        client, crowded_scan):
+    from scorer.boards import load_board
+
+    board = load_board("usa")
+    pieces = sum(board.route(rid).length for rid in TOO_MANY)
+    assert pieces > 45
+    page = client.get(crowded_scan).text
+    check = re.search(r"data-check>(.*?)</div>", page, re.S).group(1)
+    assert f"The photo counts {pieces} red pieces for Ann, who has only 45" in html.unescape(
+        check)
+    assert check.index("Oklahoma City–Santa Fe") < check.index("Denver–Salt Lake City")
+    assert "?lane=oklahoma-city--santa-fe" in check
+    refused = client.post(crowded_scan + "/apply")  # explained, not a dead end
+    assert refused.status_code == 422 and "data-apply-scan" in refused.text
+    assert "Nothing was applied: fix what the photo says below" in refused.text
+    assert "trains left" not in refused.text and refused.text.count("data-error") == 1
+    game = crowded_scan.split("/scan/")[0].rsplit("/", 1)[1]
+    assert owners(client, game) == {}
+    client.post(crowded_scan + "/lanes/oklahoma-city--santa-fe", data={"owner": ""})
+    client.post(crowded_scan + "/lanes/denver--salt-lake-city", data={"owner": ""})
+    assert "data-check" not in client.get(crowded_scan).text
+    assert client.post(crowded_scan + "/apply").status_code == 303
+    assert len(owners(client, game)) == len(TOO_MANY) - 2
+
+
+def test_the_bar_says_what_apply_does_per_player(client, usa_photo):
+    data, truth = usa_photo
+    game_id = new_game(client, "usa", truth["players"])
+    url = scan_url(upload(client, game_id, data))
+    page = client.get(url).text
+    bar = {name: (int(trains), int(points)) for name, trains, points in re.findall(
+        r'data-bar-player="([^"]+)" data-lanes="\d+" data-trains="(\d+)" data-points="(\d+)"',
+        page)}
+    assert client.post(url + "/apply").status_code == 303
+    score = client.get(f"/api/games/{game_id}/score").get_json()
+    assert bar == {p["name"]: (45 - p["trains_left"], p["route_points"])
+                   for p in score["players"]}
+    assert "Photo applied" in client.get(f"/games/{game_id}").text
+
+
+def test_the_review_shows_no_confidence_figure_beside_the_lanes_to_check(client, usa_photo):
+    data, truth = usa_photo
+    game_id = new_game(client, "usa", truth["players"])
+    page = client.get(scan_url(upload(client, game_id, data))).text
+    summary = re.search(r"data-scan-summary>(.*?)</p>", page, re.S).group(1)
+    assert "%" not in summary and "Confidence" not in page
+
+
+def test_the_photo_readers_errors_are_in_french_on_french_pages(client, usa):
+    rng = np.random.default_rng(7)
+    noise = Image.fromarray(rng.integers(0, 255, (600, 800, 3), dtype=np.uint8))
+    buffer = io.BytesIO()
+    noise.save(buffer, "JPEG")
+    client.raw.set_cookie("lang", "fr")
+    answer = upload(client, usa, buffer.getvalue(), follow_redirects=True)
+    assert answer.status_code == 422
+    assert "Aucun plateau trouvé sur la photo" in html.unescape(answer.text)
+    assert "No board found" not in answer.text
+    text = upload(client, usa, b"just some text", follow_redirects=True)
+    assert "Ce fichier n'est pas une image lisible" in html.unescape(text.text)
+
+
+def test_every_message_of_the_photo_pages_has_a_french_translation():
+    from scorer.web import i18n
+    from tests.web.test_i18n import CALL, ROOT
+
+    found = set()
+    for path in (ROOT / "templates").rglob("*scan*.html"):
+        for match in CALL.finditer(path.read_text()):
+            found.update(m for m in match.groups() if m)
+    source = (ROOT / "scorer" / "web" / "scan.py").read_text()
+    found.update(re.findall(r'_\(\s*"((?:[^"\\]|\\.)*)"(?=[,)])', source))
+    assert len(found) > 40
+    assert sorted(m for m in found if m not in i18n.FR) == []
+
+
+def stations_shown(page: str) -> dict[str, str]:
+    return dict(re.findall(r'class="scan-station[^"]*" data-station="([^"]+)" data-owner="([^"]*)"',
+                           page))
+
+
+def test_the_stations_shown_are_the_stations_applied_and_each_can_be_corrected(
+        client, europe, monkeypatch):
+    monkeypatch.setattr(scan, "_run_detection", read_as(
+        {"paris--zurich": {"owner": "Ann", "color": "red", "confidence": 0.99}}, "europe",
+        {"Wien": "Ann", "Roma": "Bob"}))
+    url = scan_url(upload(client, europe, b"a photo"))
+    assert stations_shown(client.get(url).text) == {"Wien": "Ann", "Roma": "Bob"}
+    answer = client.hx(url + "/stations", {"city": "wien", "owner": "Cleo"})
+    assert stations_shown(answer.text) == {"Wien": "Cleo", "Roma": "Bob"}
+    client.post(url + "/stations", data={"city": "Roma", "owner": ""})
+    client.post(url + "/stations", data={"city": "Paris", "owner": "Bob"})  # missed by the photo
+    page = client.get(url).text
+    assert stations_shown(page) == {"Wien": "Cleo", "Paris": "Bob"}
+    assert re.search(r'data-station="Roma" data-owner=""', page)  # in view, as nobody
+    refused = client.hx(url + "/stations", {"city": "Gotham", "owner": "Ann"})
+    assert refused.status_code == 404 and "Gotham" in refused.text
+    assert stations_shown(client.get(url).text) == {"Wien": "Cleo", "Paris": "Bob"}
+    assert client.post(url + "/apply").status_code == 303
+    game = json.loads(client.get(f"/games/{europe}/export.json").data)
+    assert {s["city"]: s["player"] for s in game["stations"]} == {"Wien": "Cleo", "Paris": "Bob"}
+
+
+@pytest.mark.parametrize(("bob", "text"), [
+    ("Bob", "with 2 players only one may be used"),
+    ("Ann", "The photo gives Ann both lanes of Kansas City–Saint Louis"),
+])
+def test_both_lanes_of_a_double_read_taken_are_explained_with_the_two_lanes(
+        client, usa, monkeypatch, bob, text):
+    monkeypatch.setattr(scan, "_run_detection", read_as({
+        "kansas-city--saint-louis": {"owner": "Ann", "color": "red", "confidence": 0.97},
+        "kansas-city--saint-louis--2": {"owner": bob, "color": "blue", "confidence": 0.8}}))
+    url = scan_url(upload(client, usa, b"a photo"))
+    check = re.search(r"data-check>(.*?)</div>", client.get(url).text, re.S).group(1)
+    assert text in html.unescape(check)
+    assert check.index("?lane=kansas-city--saint-louis--2") < check.index(
+        "?lane=kansas-city--saint-louis\"")
+    refused = client.post(url + "/apply")
+    assert refused.status_code == 422 and "Nothing was applied" in refused.text
+    client.post(url + "/lanes/kansas-city--saint-louis--2", data={"owner": ""})
+    assert "data-check" not in client.get(url).text
+    assert client.post(url + "/apply").status_code == 303
+
+
+def test_more_stations_than_a_player_has_is_said_before_apply(client, europe, monkeypatch):
+    monkeypatch.setattr(scan, "_run_detection", read_as(
+        {}, "europe", {"Wien": "Ann", "Roma": "Ann", "Paris": "Ann", "Madrid": "Ann"}))
+    url = scan_url(upload(client, europe, b"a photo"))
+    check = re.search(r"data-check>(.*?)</div>", client.get(url).text, re.S).group(1)
+    assert "The review gives Ann 4 stations, and a player has 3" in html.unescape(check)
+    client.post(url + "/stations", data={"city": "Madrid", "owner": ""})
+    assert "data-check" not in client.get(url).text
+    assert client.post(url + "/apply").status_code == 303

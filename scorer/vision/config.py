@@ -53,9 +53,11 @@ class VisionConfig:
     # ... and none of its spaces may look empty with more than this probability
     space_empty_max: float = 0.9
     # a lane read in its own printed colour (red pieces on a red route, yellow on orange) is
-    # the classifier's commonest mistake on real photos: never surer than this, so the review
-    # lists it among the doubtful ones
-    same_colour_confidence: float = 0.7
+    # the classifier's commonest mistake on real photos: such a read's confidence is lowered by
+    # this margin (the review lists it unless the model is that much surer), and one less sure
+    # than the minimum is read as no owner, doubtful
+    same_colour_margin: float = 0.1
+    same_colour_min: float = 0.7
     # the box holds this many pieces of each colour (45 to play with and 3 spares): reads that
     # add up to more spaces of one colour than this cannot all be right
     pieces_per_colour: int = 48

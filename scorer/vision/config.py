@@ -78,6 +78,9 @@ class VisionConfig:
     station_train_sure: float = 0.5
     # the share of the disk one colour must cover, once the dot and trains are left out
     station_share: float = 0.38
+    # a station's shaded sides read black: when black covers most of a disk and another colour
+    # at least this share of what black covers, the station is of that colour
+    station_shaded_ratio: float = 0.75
     # a station's base hides the city dot: when this share of the disk is still within this of
     # the dot's colour, the colour beside it is a train lying over the city, not a station
     station_dot_near: float = 12.0

@@ -77,6 +77,14 @@ def find_stations(
     shares = np.stack([(counts & (nearest == k)).sum(axis=1) for k in range(len(names))], axis=1)
     shares[(to_marker < config.station_dot_near).mean(axis=1) > config.station_dot_seen] = 0
     best = shares.argmax(axis=1)
+    if "black" in names:
+        # a coloured station's shaded sides read black, a black one's never read coloured: a
+        # colour covering nearly as much of the disk as black is the station's colour
+        black = names.index("black")
+        colour = np.where(np.arange(len(names)) == black, -1, shares).argmax(axis=1)
+        shaded = (best == black) & (shares[np.arange(len(best)), colour]
+                                    >= config.station_shaded_ratio * shares[:, black])
+        best = np.where(shaded, colour, best)
     cities = list(board.cities.values())
     enough = shares.max(axis=1) > config.station_share * pixels.shape[1]
     return tuple(StationResult(cities[i].name, names[best[i]]) for i in np.flatnonzero(enough))

@@ -110,3 +110,23 @@ def test_a_piece_colour_washed_out_nearly_to_the_paper_finds_no_station_on_bare_
     rectangle(lab, zurich.x, zurich.y, 27, 21, 30, WASHED_GREEN)
     found = {(s.city, s.owner) for s in find_stations(lab, probs, EUROPE)}
     assert found == {("Zürich", "green")}
+
+
+BLUE = (80.0, 133.0, 90.0)
+BLACK = (12.0, 129.0, 126.0)
+# a blue station's shaded side: dark, bluish, nearer the black pieces' look than the blue's
+SHADED_BLUE = (40.0, 129.0, 114.0)
+
+
+def test_a_blue_station_whose_shaded_half_reads_black_is_blue():
+    lab, probs = board_with(["kyiv--smolensk", "berlin--essen"], piece="blue", look=BLUE)
+    black_lab, black_probs = board_with(["danzig--riga"], piece="black", look=BLACK)
+    lab = np.where(black_lab == BLACK, black_lab, lab)
+    probs = np.maximum(probs, black_probs)
+    probs[:, 0] = 1.0 - probs[:, 1:].sum(axis=1)
+    roma = EUROPE.cities["Roma"]
+    cv2.circle(lab, (int(roma.x), int(roma.y)), 16, BLUE, -1)
+    cv2.rectangle(lab, (int(roma.x) - 16, int(roma.y)), (int(roma.x) + 16, int(roma.y) + 16),
+                  SHADED_BLUE, -1)
+    found = {s.city: s.owner for s in find_stations(lab, probs, EUROPE)}
+    assert found.get("Roma") == "blue"

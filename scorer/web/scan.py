@@ -17,10 +17,12 @@ from __future__ import annotations
 
 import fcntl
 import json
+import logging
 import os
 import secrets
 import shutil
 import threading
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -51,7 +53,13 @@ from scorer.web.svg import board_shapes, hit_line
 bp = Blueprint("scan", __name__, url_prefix="/games/<game_id>/scan")
 
 MAX_PHOTO_BYTES = 25 * 1024 * 1024
-KEEP_SCANS = 5  # finished scans kept per game: older ones are deleted
+KEEP_SCANS = 3  # finished scans kept per game: older ones are deleted
+# Disk: a game's scans (photos being read or reviewed) hold at most SCAN_GAME_QUOTA bytes, all
+# games' at most SCAN_DISK_QUOTA; a scan left unfinished SCAN_STALE seconds (its request died)
+# or finished SCAN_KEEP seconds ago is deleted by the next upload of any game.
+_QUOTAS = {"SCAN_GAME_QUOTA": 4 * MAX_PHOTO_BYTES, "SCAN_DISK_QUOTA": 2 * 1024**3,
+           "SCAN_STALE": 3600, "SCAN_KEEP": 2 * 24 * 3600}
+log = logging.getLogger(__name__)
 RECTIFIED_WIDTH = 1200  # px of the rectified photo under the review map
 CORNER_PHOTO_LONG = 1600  # px of the photo shown to place corners by hand
 DOUBT_BELOW = 0.75  # a lane read with less confidence is listed first, to check
@@ -91,7 +99,8 @@ class LaneView:
 
 
 def _game_dir(game_id: str) -> Path:
-    return Path(current_app.instance_path) / "scans" / game_id
+    scans = current_app.config.get("SCAN_FOLDER") or Path(current_app.instance_path) / "scans"
+    return Path(scans) / game_id
 
 
 def _scan_dir(game_id: str, scan_id: str, change: bool = False) -> Path:
@@ -149,18 +158,69 @@ def _finished(folder: Path) -> bool:
     return "detection" in result or "error" in result
 
 
-def _prune(game_id: str) -> None:
-    """Keep the newest KEEP_SCANS finished scans of a game; scans still being read are left
-    alone (another phone's upload may be waiting for a detection slot)."""
+def _prune(game_id: str, keep: int = KEEP_SCANS) -> None:
+    """Keep the newest ``keep`` finished scans of a game; scans still being read are left
+    alone (another phone's upload may be waiting for a detection slot) unless stale."""
     finished = []
-    for folder in _game_dir(game_id).iterdir():
+    stale = time.time() - current_app.config["SCAN_STALE"]
+    for folder in _folders(_game_dir(game_id)):
         try:
-            finished.append((folder.stat().st_mtime, folder))
-        except FileNotFoundError:  # removed meanwhile by another request
-            continue
-    finished = sorted((item for item in finished if _finished(item[1])), reverse=True)
-    for _mtime, old in finished[KEEP_SCANS:]:
+            mtime = (folder / "scan.json").stat().st_mtime
+        except FileNotFoundError:  # removed meanwhile by another request, or half made
+            mtime = 0.0
+        if _finished(folder):
+            finished.append((mtime, folder))
+        elif mtime < stale:  # its request died (a killed process) before it finished
+            shutil.rmtree(folder, ignore_errors=True)
+    finished.sort(reverse=True)
+    for _mtime, old in finished[keep:]:
         shutil.rmtree(old, ignore_errors=True)
+
+
+def _folders(path: Path) -> list[Path]:
+    try:
+        return [p for p in path.iterdir() if p.is_dir()]
+    except FileNotFoundError:
+        return []
+
+
+def _size(path: Path) -> int:
+    total = 0
+    for root, _dirs, files in os.walk(path):
+        for name in files:
+            try:
+                total += os.stat(os.path.join(root, name)).st_size
+            except FileNotFoundError:
+                continue
+    return total
+
+
+def _make_room(game_id: str, incoming: int) -> bool:
+    """Prune so that ``incoming`` more bytes fit both quotas; False when they still do not
+    (the upload is then refused, nothing kept)."""
+    config = current_app.config
+    _prune(game_id)
+    if _size(_game_dir(game_id)) + incoming > config["SCAN_GAME_QUOTA"]:
+        _prune(game_id, keep=0)
+        if _size(_game_dir(game_id)) + incoming > config["SCAN_GAME_QUOTA"]:
+            return False
+    scans = _game_dir(game_id).parent
+    if _size(scans) + incoming <= config["SCAN_DISK_QUOTA"]:
+        return True
+    old = time.time() - config["SCAN_KEEP"]
+    for game in _folders(scans):  # reviews left for days: nobody needs them any more
+        for folder in _folders(game):
+            try:
+                if _finished(folder) and (folder / "scan.json").stat().st_mtime < old:
+                    shutil.rmtree(folder, ignore_errors=True)
+            except FileNotFoundError:
+                continue
+        _prune(game.name)
+    if _size(scans) + incoming <= config["SCAN_DISK_QUOTA"]:
+        return True
+    for game in _folders(scans):  # still full: each game keeps its newest review only
+        _prune(game.name, keep=1)
+    return _size(scans) + incoming <= config["SCAN_DISK_QUOTA"]
 
 
 # --- detection ------------------------------------------------------------------------------
@@ -170,29 +230,42 @@ class ScannerBusy(Exception):
     """Every detection slot stayed taken for SCAN_WAIT seconds: nothing was read."""
 
 
+@contextmanager
+def _detection_slot() -> Iterator[None]:
+    """Hold one of the SCAN_WORKERS slots: every decode of a photo (the detection, the
+    rectified and corner views) runs inside one, so their memory adds up to SCAN_WORKERS
+    decodes at most, whatever the mix of requests. Raises ScannerBusy after SCAN_WAIT s."""
+    slots = _slots
+    assert slots is not None
+    if not slots.acquire(timeout=current_app.config["SCAN_WAIT"]):
+        raise ScannerBusy
+    try:
+        yield
+    finally:
+        slots.release()
+
+
 def _run_detection(stored: store.StoredGame, folder: Path,
                    corners: list[list[float]] | None = None) -> None:
     """Detect the lanes on the stored photo and store the result (or why it failed)."""
     from scorer.vision import detect  # OpenCV loads with the first scan, not with the app
 
     game = stored.game
-    slots = _slots
-    assert slots is not None
-    if not slots.acquire(timeout=current_app.config["SCAN_WAIT"]):
-        raise ScannerBusy
-    try:
-        data = (folder / "photo").read_bytes()
-        detection = detect(data, game.board, [p.color for p in game.players], corners)
-        _write_rectified(data, detection, game.board, folder)
-    except ScorerError as exc:
-        with _locked(folder):
-            result = _read(folder / "scan.json")
-            result["error"] = str(exc)
-            result["rejected"] = type(exc).__name__ == "ImageRejected"
-            _write(folder / "scan.json", result)
-        return
-    finally:
-        slots.release()
+    with _detection_slot():
+        try:
+            data = (folder / "photo").read_bytes()
+            detection = detect(data, game.board, [p.color for p in game.players], corners)
+            _write_rectified(data, detection, game.board, folder)
+        except ScorerError as exc:
+            rejected = type(exc).__name__ == "ImageRejected"
+            if not rejected:  # the corners page shows the photo next: reduced here, in the slot
+                _shown_photo(folder, in_slot=True)
+            _failed(folder, str(exc), rejected)
+            return
+        except Exception:  # a detector's failure must not leave a scan that never finishes
+            log.exception("detection failed on %s", folder)
+            _failed(folder, "The photo could not be read: try another photo.", True)
+            return
     by_color = {p.color: p.name for p in game.players}
     lanes = {
         r.route: {"owner": by_color.get(r.owner) if r.owner else None,
@@ -206,6 +279,15 @@ def _run_detection(stored: store.StoredGame, folder: Path,
             "lanes": lanes, "stations": {c: p for c, p in stations.items() if p},
             "proposed": {}, "photo_size": list(detection.photo_size),
         })
+
+
+def _failed(folder: Path, message: str, rejected: bool) -> None:
+    """Store why the reading failed: the scan is finished (and pruned like any other)."""
+    with _locked(folder):
+        result = _read(folder / "scan.json")
+        result["error"] = message
+        result["rejected"] = rejected
+        _write(folder / "scan.json", result)
 
 
 def _write_rectified(data: bytes, detection: Any, board: Any, folder: Path) -> None:
@@ -288,6 +370,14 @@ def upload(game_id: str) -> Response | tuple[str, int]:
                                        mb=MAX_PHOTO_BYTES // (1024 * 1024)), 413)
     if not data:
         return _upload_error(stored, _("The file is empty: take the photo again."), 400)
+    from scorer.vision.decode import NOT_A_PHOTO, photo_format
+
+    if not photo_format(data[:16]):  # refused from its first bytes: nothing decoded or kept
+        return _upload_error(stored, refuse(NOT_A_PHOTO), 415)
+    if not _make_room(game_id, len(data)):
+        return _upload_error(stored, _("No room for more photos on the server right now: "
+                                       "apply or leave the photos being reviewed, then try "
+                                       "again."), 507)
     scan_id = secrets.token_urlsafe(9)
     folder = _game_dir(game_id) / scan_id
     folder.mkdir(parents=True)
@@ -433,8 +523,9 @@ def rectified(game_id: str, scan_id: str) -> Response:
     return send_file(path, mimetype="image/jpeg", max_age=3600)
 
 
-def _shown_photo(folder: Path) -> float:
-    """Write the reduced upright photo the corners are placed on; returns photo px per its px."""
+def _shown_photo(folder: Path, in_slot: bool = False) -> float:
+    """Write the reduced upright photo the corners are placed on; returns photo px per its px.
+    Decodes in a detection slot (``in_slot``: the caller holds one)."""
     import cv2
 
     from scorer.vision.decode import decode_scaled
@@ -442,6 +533,9 @@ def _shown_photo(folder: Path) -> float:
     meta = folder / "shown.json"
     if meta.exists():
         return float(_read(meta)["factor"])
+    if not in_slot:  # a scan failed before it was made here (older version): decode in the pool
+        with _detection_slot():
+            return _shown_photo(folder, in_slot=True)
     image, scale = decode_scaled((folder / "photo").read_bytes(), CORNER_PHOTO_LONG)
     ok, jpeg = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, 80])
     (folder / "shown.jpg").write_bytes(jpeg.tobytes())
@@ -466,6 +560,9 @@ def corners_page(game_id: str, scan_id: str) -> tuple[str, int] | str:
     result = _read(folder / "scan.json")
     try:
         factor = _shown_photo(folder)
+    except ScannerBusy:
+        return render_template("pages/scan_failed.html", stored=stored, scan_id=scan_id,
+                               error=_busy_message(), can_place_corners=True), 503
     except ScorerError as exc:  # not an image at all: nothing to place corners on
         return render_template("pages/scan_failed.html", stored=stored, scan_id=scan_id,
                                error=refuse(exc), can_place_corners=False), 422
@@ -505,6 +602,8 @@ def init_app(app: Flask) -> None:
     global _slots
     app.config.setdefault("SCAN_WORKERS", 2)
     app.config.setdefault("SCAN_WAIT", 60)
+    for key, value in _QUOTAS.items():
+        app.config.setdefault(key, value)
     _slots = threading.BoundedSemaphore(app.config["SCAN_WORKERS"])
     # First of all before-request hooks: the CSRF check reads the form, hence the body.
     app.before_request_funcs.setdefault(None, []).insert(0, _allow_photo_upload)
@@ -531,6 +630,11 @@ FR.update({
     "The file is empty: take the photo again.": "Le fichier est vide : reprenez la photo.",
     "The scanner is busy with other photos: try again in a moment.":
         "Le lecteur traite d'autres photos : réessayez dans un instant.",
+    "No room for more photos on the server right now: apply or leave the photos being "
+    "reviewed, then try again.": "Plus de place pour des photos sur le serveur pour l'instant : "
+    "appliquez ou abandonnez les photos en cours de vérification, puis réessayez.",
+    "The photo could not be read: try another photo.":
+        "La photo n'a pas pu être lue : essayez-en une autre.",
     "Check the photo": "Vérifiez la photo",
     "{count} lane claimed on the photo": "{count} voie prise sur la photo",
     "{count} lanes claimed on the photo": "{count} voies prises sur la photo",

@@ -122,8 +122,8 @@ def test_apply_shows_what_it_changes_against_claims_already_entered(client, usa_
     ("payload", "status", "text"),
     [
         (b"", 400, "empty"),
-        (b"just some text, not a photo", 422, "not an image"),
-        (Image.new("RGB", (10, 10)).tobytes()[:5], 422, "not an image"),
+        (b"just some text, not a photo", 415, "not an image"),
+        (Image.new("RGB", (10, 10)).tobytes()[:5], 415, "not an image"),
     ],
 )
 def test_bad_files_get_a_clear_message_and_change_nothing(client, usa, payload, status, text):
@@ -207,7 +207,7 @@ def doubtful_scan(client, usa, monkeypatch):
             "stations": {}, "proposed": {}, "photo_size": [400, 300]})
 
     monkeypatch.setattr(scan, "_run_detection", read)
-    return scan_url(upload(client, usa, b"a photo"))
+    return scan_url(upload(client, usa, b"\xff\xd8\xff a photo"))
 
 
 def reading(page: str, lane: str) -> str:

@@ -1,0 +1,185 @@
+"""Photos that could hang, bloat or fill the server (issue 16), over HTTP on waitress: only
+JPEG, PNG, WebP and HEIC/HEIF (AVIF) reach a decoder; any other file is refused from its first
+bytes and kept nowhere; a detector that fails ends as a message and a finished (prunable) scan;
+every decode of a photo waits for the detection pool; the scans of a game and of the server
+stay within their quotas."""
+
+from __future__ import annotations
+
+import io
+import os
+import time
+
+import numpy as np
+import pytest
+from PIL import EpsImagePlugin, Image
+
+from scorer.vision.decode import decode
+from scorer.vision.errors import ImageRejected
+from tests.hardening.live import Phone, players
+from tests.hardening.test_upload_pool import NOT_A_BOARD, served, upload
+
+# The 69-byte EPS of the issue: Pillow hands it to Ghostscript, which never ended.
+EPS = (b"%!PS-Adobe-3.0 EPSF-3.0\n%%BoundingBox: 0 0 10 10\n"
+       b"{ } loop\nshowpage\n%%EOF\n")
+
+
+def encoded(fmt: str, size: tuple[int, int] = (64, 48)) -> bytes:
+    buffer = io.BytesIO()
+    Image.new("RGB", size, (200, 30, 30)).save(buffer, fmt)
+    return buffer.getvalue()
+
+
+def noise_png(size: tuple[int, int] = (600, 450)) -> bytes:
+    """A photo of no board whose file is larger than what a scan keeps beside it."""
+    pixels = np.random.default_rng(16).integers(0, 255, (size[1], size[0], 3), dtype=np.uint8)
+    buffer = io.BytesIO()
+    Image.fromarray(pixels).save(buffer, "PNG")
+    return buffer.getvalue()
+
+
+@pytest.fixture
+def no_eps(monkeypatch):  # type: ignore[no-untyped-def]
+    """Fail the test if Pillow's EPS reader (the one that starts Ghostscript) is ever used."""
+    opened: list[str] = []
+
+    def refuse(self):  # type: ignore[no-untyped-def]
+        opened.append("EPS")
+        raise AssertionError("the EPS reader was reached")
+
+    monkeypatch.setattr(EpsImagePlugin.EpsImageFile, "_open", refuse)
+    return opened
+
+
+@pytest.mark.parametrize("data", [
+    EPS, encoded("TIFF"), encoded("BMP"), encoded("GIF"), encoded("PPM"), encoded("TGA"),
+    encoded("PCX"), b"%PDF-1.4\n" + bytes(60),
+])
+def test_only_photo_formats_reach_a_decoder(no_eps, data):
+    with pytest.raises(ImageRejected, match="JPEG, PNG, WebP, HEIC"):
+        decode(data)
+    assert not no_eps
+
+
+@pytest.mark.parametrize("fmt", ["JPEG", "PNG", "WEBP"])
+def test_the_photo_formats_still_decode(fmt):
+    assert decode(encoded(fmt)).shape == (48, 64, 3)
+
+
+def test_an_eps_upload_is_refused_at_once_and_nothing_is_kept(tmp_path, no_eps):
+    with served(tmp_path, workers=2, wait=0.5) as (port, slots, games, app):
+        phone = Phone(port).open()
+        game = phone.new_game({"variant": "europe", "players": players("Ann", "Bob")})
+        games.append(game)
+        # Both slots taken, as by two hanging Ghostscripts: the refusal needs none of them.
+        assert slots.acquire(timeout=1) and slots.acquire(timeout=1)
+        try:
+            start = time.monotonic()
+            answer = upload(phone, game, EPS)
+            took = time.monotonic() - start
+        finally:
+            slots.release()
+            slots.release()
+            phone.close()
+        assert answer.status == 415, answer.status
+        assert "not an image we can read (JPEG, PNG, WebP, HEIC)" in answer.text
+        assert took < 0.5
+        assert not no_eps
+        folder = os.path.join(app.instance_path, "scans", game)
+        assert not os.path.exists(folder) or not os.listdir(folder)
+
+
+def test_a_detector_failure_ends_as_a_message_and_a_finished_scan(tmp_path, monkeypatch):
+    import scorer.vision
+
+    def broken(*args, **kwargs):  # type: ignore[no-untyped-def]
+        raise RuntimeError("gs: killed")
+
+    monkeypatch.setattr(scorer.vision, "detect", broken)
+    with served(tmp_path, workers=1, wait=5) as (port, slots, games, app):
+        phone = Phone(port).open()
+        game = phone.new_game({"variant": "europe", "players": players("Ann", "Bob")})
+        games.append(game)
+        try:
+            answers = [upload(phone, game, NOT_A_BOARD) for _ in range(5)]
+            review = phone.get(answers[-1].headers["location"].split(f":{port}")[-1])
+        finally:
+            phone.close()
+        assert [a.status for a in answers] == [303] * 5
+        assert review.status == 422 and "The photo could not be read" in review.text
+        folder = os.path.join(app.instance_path, "scans", game)
+        assert len(os.listdir(folder)) <= 3  # failed scans are finished, so pruned
+        assert slots.acquire(timeout=1)  # and the slot came back
+        slots.release()
+
+
+def test_the_corners_page_decodes_in_the_detection_pool(tmp_path):
+    with served(tmp_path, workers=1, wait=0.5) as (port, slots, games, app):
+        phone = Phone(port).open()
+        game = phone.new_game({"variant": "europe", "players": players("Ann", "Bob")})
+        games.append(game)
+        try:
+            located = upload(phone, game, NOT_A_BOARD).headers["location"]
+            scan_path = located.split(f":{port}")[-1]
+            folder = os.path.join(app.instance_path, "scans", game, scan_path.rsplit("/", 1)[1])
+            for name in ("shown.jpg", "shown.json"):  # as a scan kept from before: not made yet
+                if os.path.exists(os.path.join(folder, name)):
+                    os.remove(os.path.join(folder, name))
+            assert slots.acquire(timeout=1)
+            try:
+                start = time.monotonic()
+                busy = phone.get(scan_path + "/corners")
+                waited = time.monotonic() - start
+            finally:
+                slots.release()
+            page = phone.get(scan_path + "/corners")
+        finally:
+            phone.close()
+        assert busy.status == 503 and "The scanner is busy" in busy.text
+        assert waited >= 0.5
+        assert page.status == 200 and "data-corner-photo" in page.text
+
+
+def test_a_games_scans_and_the_servers_stay_within_their_quotas(tmp_path):
+    photo = noise_png()
+    with served(tmp_path, workers=1, wait=5) as (port, slots, games, app):
+        app.config.update(SCAN_GAME_QUOTA=3 * len(photo), SCAN_DISK_QUOTA=4 * len(photo),
+                          SCAN_FOLDER=str(tmp_path / "scans"))  # this server's scans alone
+        phone = Phone(port).open()
+        first, second = (phone.new_game({"variant": "europe", "players": players("Ann", "Bob")})
+                         for _ in range(2))
+        games.extend([first, second])
+        try:
+            answers = [upload(phone, first, photo) for _ in range(6)]
+            # a scan whose request died long ago (a killed process) is pruned too
+            dead = os.path.join(tmp_path, "scans", second, "dead")
+            os.makedirs(dead)
+            with open(os.path.join(dead, "photo"), "wb") as out:
+                out.write(photo)
+            os.utime(dead, (0, 0))
+            more = [upload(phone, second, photo) for _ in range(3)]
+        finally:
+            phone.close()
+        scans = os.path.join(tmp_path, "scans")
+        size = sum(os.path.getsize(os.path.join(root, name))
+                   for root, _dirs, names in os.walk(scans) for name in names
+                   if name == "photo")
+        assert [a.status for a in answers + more] == [303] * 9
+        assert size <= 4 * len(photo)
+        assert not os.path.exists(dead)
+
+
+def test_a_photo_larger_than_the_game_quota_is_refused_and_not_kept(tmp_path):
+    photo = noise_png()
+    with served(tmp_path, workers=1, wait=5) as (port, slots, games, app):
+        app.config.update(SCAN_GAME_QUOTA=len(photo) // 2)
+        phone = Phone(port).open()
+        game = phone.new_game({"variant": "europe", "players": players("Ann", "Bob")})
+        games.append(game)
+        try:
+            answer = upload(phone, game, photo)
+        finally:
+            phone.close()
+        assert answer.status == 507 and "No room for more photos" in answer.text
+        folder = os.path.join(app.instance_path, "scans", game)
+        assert not os.path.exists(folder) or not os.listdir(folder)

@@ -25,7 +25,7 @@ from werkzeug.exceptions import HTTPException
 from scorer.errors import ScorerError
 from scorer.rules import VARIANTS
 from scorer.scoring import Scoresheet, score
-from scorer.web import store
+from scorer.web import devices, store
 from scorer.web.db import get_db
 from scorer.web.i18n import _, translate_error
 from scorer.web.svg import board_shapes, board_svg
@@ -42,6 +42,7 @@ def get_game(game_id: str) -> store.StoredGame:
     stored = store.load(get_db(), game_id)
     if stored is None:
         abort(404, description="no-game")
+    devices.remember(stored, "edit")
     return stored
 
 
@@ -49,6 +50,7 @@ def get_shared(share: str) -> store.StoredGame:
     stored = store.load(get_db(), share, by_share=True)
     if stored is None:
         abort(404, description="no-game")
+    devices.remember(stored, "watch")
     return stored
 
 

@@ -6,7 +6,16 @@ import json
 import re
 from typing import Any
 
-from flask import Blueprint, Response, abort, redirect, render_template, request, url_for
+from flask import (
+    Blueprint,
+    Response,
+    abort,
+    current_app,
+    redirect,
+    render_template,
+    request,
+    url_for,
+)
 
 from scorer.errors import ScorerError
 from scorer.game import MAX_NAME_LENGTH, Game, Player
@@ -14,6 +23,7 @@ from scorer.rules import PIECE_COLORS, VARIANTS
 from scorer.web import store
 from scorer.web.common import back_to, flash_message, get_game, parse_json, refuse
 from scorer.web.db import get_db
+from scorer.web.devices import TOO_MANY_GAMES, device_id, may_create_game, old_games_listed
 from scorer.web.i18n import COOKIE, LANGUAGES, _
 
 bp = Blueprint("games", __name__)
@@ -24,7 +34,12 @@ BONUS_CARDS = 4
 
 @bp.get("/")
 def index() -> str:
-    return render_template("pages/index.html", games=store.history(get_db()))
+    return render_template("pages/index.html", games=_history())
+
+
+def _history() -> list[store.GameSummary]:
+    """This device's games (see ``devices``)."""
+    return store.history(get_db(), device_id(), old=old_games_listed(current_app))
 
 
 def _form_setup() -> dict[str, Any]:
@@ -52,7 +67,7 @@ def _new_form(setup: dict[str, Any] | None = None, error: str | None = None, sta
         }
     return render_template(
         "pages/new.html", setup=setup, error=error, colors=PIECE_COLORS,
-        recent=store.recent_names(get_db()),
+        recent=store.recent_names(get_db(), device_id()),
     ), status
 
 
@@ -78,7 +93,9 @@ def create_game() -> Response | tuple[str, int]:
         game = Game.new(variant, players, values)
     except ScorerError as exc:
         return _new_form(setup, refuse(exc), 422)
-    game_id = store.create(get_db(), game, setup["name"])
+    if not may_create_game(current_app):
+        return _new_form(setup, _(TOO_MANY_GAMES), 429)
+    game_id = store.create(get_db(), game, setup["name"], device=device_id())
     return redirect(url_for("play.game_page", game_id=game_id), code=303)
 
 
@@ -101,7 +118,9 @@ def import_game() -> Response | tuple[str, int]:
         game = Game.from_json(data)
     except ScorerError as exc:
         return _index_error(refuse(exc))
-    game_id = store.create(get_db(), game, name, store.actions_of(game))
+    if not may_create_game(current_app):
+        return _index_error(_(TOO_MANY_GAMES), 429)
+    game_id = store.create(get_db(), game, name, store.actions_of(game), device=device_id())
     flash_message(_("Game imported."))
     return redirect(url_for("play.game_page", game_id=game_id), code=303)
 
@@ -110,10 +129,8 @@ def _lower_first(text: str) -> str:
     return text[:1].lower() + text[1:]
 
 
-def _index_error(message: str) -> tuple[str, int]:
-    return render_template(
-        "pages/index.html", games=store.history(get_db()), import_error=message
-    ), 422
+def _index_error(message: str, status: int = 422) -> tuple[str, int]:
+    return render_template("pages/index.html", games=_history(), import_error=message), status
 
 
 @bp.get("/games/<game_id>/export.json")

@@ -9,6 +9,7 @@ replaying one action fewer. ``Game.apply`` either applies an action whole or rai
 from __future__ import annotations
 
 import difflib
+import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, fields
 from typing import Any, ClassVar
@@ -18,6 +19,9 @@ from scorer.errors import IllegalMove, InvalidGame, ScorerError, UnknownPlayer
 from scorer.rules import PIECE_COLORS, Variant, find_variant
 
 MAX_NAME_LENGTH = 40
+# Tickets one player may hold: a Mega Game deals 69 in all; a table that reaches this is a script
+# (4,475 custom tickets made a 4 MB page and a 1 s Undo that held up every other table).
+MAX_TICKETS = 60
 PRINTED_COLORS = ("red", "blue", "green", "yellow", "black", "white", "orange", "pink", "gray")
 
 
@@ -178,6 +182,12 @@ def _check_unicode(value: str, field: str) -> None:
         value.encode("utf-8")
     except UnicodeEncodeError:
         raise InvalidGame(f"Field {field!r} holds characters that are not text.") from None
+    # Control characters (NUL, line breaks, tabs...) belong in no name: PostgreSQL cannot even
+    # store a NUL, and a line break in a name breaks the pages and files it is written in.
+    control = next((c for c in value if unicodedata.category(c) == "Cc"), None)
+    if control is not None:
+        raise InvalidGame(f"Field {field!r} ({value[:20].strip()!r}) holds a control character "
+                          f"(U+{ord(control):04X}): type it again.")
 
 
 def _optional_points(value: Any) -> int | None:
@@ -518,11 +528,16 @@ class Game:
                 )
             points = deck.points
         elif points < 1:
-            raise IllegalMove(f"A ticket is worth at least 1 point, not {points}.")
+            raise IllegalMove(
+                f"{player}'s ticket {a}–{b} is worth at least 1 point, not {points}.")
         elif points > 99:
-            raise IllegalMove(f"A ticket is worth at most 99 points, not {points}.")
+            raise IllegalMove(
+                f"{player}'s ticket {a}–{b} is worth at most 99 points, not {points}.")
         if self._ticket_index(player, a, b) is not None:
             raise IllegalMove(f"{player} already holds the ticket {a}–{b}.")
+        if sum(t.player == player for t in self._tickets) >= MAX_TICKETS:
+            raise IllegalMove(f"{player} already holds {MAX_TICKETS} tickets: no table keeps more "
+                              f"(ticket {a}–{b} not added).")
         if deck is not None:
             a, b = deck.a, deck.b  # the printed order, whatever order was typed
         return HeldTicket(player, a, b, points, deck is not None and deck.points == points)

@@ -28,6 +28,7 @@ from werkzeug.wrappers import Response
 from scorer.web import store
 from scorer.web.db import get_db
 from scorer.web.i18n import FR
+from scorer.web.security import served_over_tls
 
 COOKIE = "device"
 _WELL_FORMED = re.compile(r"^[A-Za-z0-9_-]{24,64}$")
@@ -59,7 +60,7 @@ def old_games_listed(app: Flask) -> bool:
 def _set_cookie(response: Response) -> Response:
     if g.get("new_device") or (request.endpoint == "games.index" and "device" in g):
         response.set_cookie(COOKIE, g.device, max_age=COOKIE_DAYS * 24 * 3600, httponly=True,
-                            samesite="Lax", secure=request.is_secure)
+                            samesite="Lax", secure=served_over_tls())
     return response
 
 

@@ -397,9 +397,15 @@ def upload(game_id: str) -> Response | tuple[str, int]:
     return back_to("scan.review", game_id=game_id, scan_id=scan_id)
 
 
-def _upload_error(stored: store.StoredGame, message: str, status: int) -> tuple[str, int]:
-    return render_template("pages/scan.html", stored=stored, game=stored.game, error=message,
-                           max_mb=MAX_PHOTO_BYTES // (1024 * 1024)), status
+def _upload_error(stored: store.StoredGame, message: str, status: int) -> Response | tuple:
+    page = render_template("pages/scan.html", stored=stored, game=stored.game, error=message,
+                           max_mb=MAX_PHOTO_BYTES // (1024 * 1024))
+    if not is_htmx():
+        return page, status
+    # The form swaps nothing (hx-swap none): show the page with its message instead, also for
+    # a busy or full server, whose 5xx htmx would not swap.
+    return Response(page, status=422 if status >= 500 else status,
+                    headers={"HX-Retarget": "body", "HX-Reswap": "innerHTML"})
 
 
 @bp.get("/<scan_id>")

@@ -544,7 +544,9 @@ def _shown_photo(folder: Path, in_slot: bool = False) -> float:
             return _shown_photo(folder, in_slot=True)
     image, scale = decode_scaled((folder / "photo").read_bytes(), CORNER_PHOTO_LONG)
     ok, jpeg = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, 80])
-    (folder / "shown.jpg").write_bytes(jpeg.tobytes())
+    tmp = folder / f"shown.{secrets.token_hex(4)}.tmp"  # two phones may make it at once
+    tmp.write_bytes(jpeg.tobytes())
+    tmp.replace(folder / "shown.jpg")
     _write(meta, {"factor": 1 / scale})
     return 1 / scale
 
@@ -563,9 +565,11 @@ def photo(game_id: str, scan_id: str) -> Response:
 def corners_page(game_id: str, scan_id: str) -> tuple[str, int] | str:
     stored = get_game(game_id)
     folder = _scan_dir(game_id, scan_id)
-    result = _read(folder / "scan.json")
     try:
+        result = _read(folder / "scan.json")
         factor = _shown_photo(folder)
+    except FileNotFoundError:  # pruned meanwhile (newer photos of the game)
+        abort(404)
     except ScannerBusy:
         return render_template("pages/scan_failed.html", stored=stored, scan_id=scan_id,
                                error=_busy_message(), can_place_corners=True), 503

@@ -183,3 +183,58 @@ def test_a_photo_larger_than_the_game_quota_is_refused_and_not_kept(tmp_path):
         assert answer.status == 507 and "No room for more photos" in answer.text
         folder = os.path.join(app.instance_path, "scans", game)
         assert not os.path.exists(folder) or not os.listdir(folder)
+
+
+def test_decodes_from_any_mix_of_requests_never_exceed_the_pool(tmp_path, monkeypatch):
+    """The memory bound: at most SCAN_WORKERS photos are decoded at once, whatever arrives
+    (uploads, corner pages of scans whose reduced photo is not made yet)."""
+    import importlib
+    import threading
+    from concurrent.futures import ThreadPoolExecutor
+
+    decoding = importlib.import_module("scorer.vision.decode")  # the package's decode() hides it
+    pipeline = importlib.import_module("scorer.vision.pipeline")
+    original = decoding.decode_scaled
+    lock = threading.Lock()
+    now = {"in": 0, "most": 0, "calls": 0}
+
+    def counted(*args, **kwargs):  # type: ignore[no-untyped-def]
+        with lock:
+            now["in"] += 1
+            now["calls"] += 1
+            now["most"] = max(now["most"], now["in"])
+        try:
+            time.sleep(0.05)  # long enough for the requests to overlap
+            return original(*args, **kwargs)
+        finally:
+            with lock:
+                now["in"] -= 1
+
+    monkeypatch.setattr(decoding, "decode_scaled", counted)
+    monkeypatch.setattr(pipeline, "decode_scaled", counted)
+    photo = noise_png((900, 600))
+    with served(tmp_path, workers=2, wait=30) as (port, slots, games, app):
+        owner = Phone(port, timeout=60).open()
+        game = owner.new_game({"variant": "europe", "players": players("Ann", "Bob")})
+        games.append(game)
+        scans = [upload(owner, game, photo).headers["location"] for _ in range(3)]
+        for located in scans:  # as scans kept from before: the corner photo not made yet
+            folder = os.path.join(app.instance_path, "scans", game, located.rsplit("/", 1)[1])
+            for name in ("shown.jpg", "shown.json"):
+                if os.path.exists(os.path.join(folder, name)):
+                    os.remove(os.path.join(folder, name))
+        owner.close()
+        now.update(most=0, calls=0)
+        phones = [Phone(port, timeout=60).open() for _ in range(12)]
+        try:
+            with ThreadPoolExecutor(12) as pool:
+                jobs = [pool.submit(upload, phone, game, photo) if i % 2 else
+                        pool.submit(phone.get, scans[i % 3].split(f":{port}")[-1] + "/corners")
+                        for i, phone in enumerate(phones)]
+                answers = [job.result(timeout=120) for job in jobs]
+        finally:
+            for phone in phones:
+                phone.close()
+    assert {a.status for a in answers} <= {200, 303}
+    assert now["calls"] >= 6
+    assert now["most"] <= 2

@@ -93,6 +93,10 @@ _ERRORS_FR: tuple[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]], 
          r"Le billet \g<t> de \g<p> vaut au moins 1 point, pas \g<n>."),
         (r"^(?P<p>.+)'s ticket (?P<t>.+) is worth at most 99 points, not (?P<n>-?\d+)\.$",
          r"Le billet \g<t> de \g<p> vaut au plus 99 points, pas \g<n>."),
+        (r"^This game holds (?P<n>\d+) steps, more than any table makes: export it and import "
+         r"the file to go on\.$",
+         r"Cette partie compte \g<n> étapes, plus qu'aucune table n'en fait : exportez-la et "
+         r"importez le fichier pour continuer."),
         (r"^(?P<p>.+) already holds (?P<n>\d+) tickets: no table keeps more \(ticket (?P<t>.+) "
          r"not added\)\.$",
          r"\g<p> a déjà \g<n> billets : aucune table n'en garde plus (billet \g<t> non "

@@ -16,6 +16,7 @@ from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from typing import Any
 
+from scorer.errors import IllegalMove
 from scorer.game import (
     Action,
     AddTicket,
@@ -30,6 +31,9 @@ from scorer.scoring import score
 from scorer.web.db import Connection, transaction
 
 MAX_GAME_NAME = 80
+# Steps a game's log may hold: a real game makes a few hundred taps; 5,000 replay in ~60 ms, so a
+# script tapping for days cannot make a game whose every Undo holds up the other tables.
+MAX_ACTIONS = 10_000
 _CACHE_SIZE = 64
 
 
@@ -219,6 +223,9 @@ def record(db: Connection, game_id: str, action: Action) -> StoredGame:
         stored = load(db, game_id)
         if stored is None:
             raise KeyError(game_id)
+        if stored.cursor >= MAX_ACTIONS:
+            raise IllegalMove(f"This game holds {MAX_ACTIONS} steps, more than any table makes: "
+                              "export it and import the file to go on.")
         game = stored.game.copy()
         game.apply(action)
         now = _now()

@@ -175,3 +175,18 @@ def test_a_game_holds_no_more_tickets_than_a_table_could(phones, app):
     assert form.status == 422 and "60 tickets" in form.text
     with app.app_context():
         assert len(store.load(get_db(), game).game.tickets) == 60
+
+
+def test_a_game_log_holds_no_more_steps_than_a_table_could(phones, monkeypatch):
+    monkeypatch.setattr(store, "MAX_ACTIONS", 4)
+    phone = phones()
+    game = phone.new_game(GAME)
+    lanes = ["paris--zurich", "berlin--wien", "madrid--pamplona", "edinburgh--london",
+             "roma--venezia"]
+    answers = [phone.post(f"/games/{game}/routes/{lane}", {"player": "Ann", "do": "claim"})
+               for lane in lanes]
+    assert [a.status for a in answers] == [200] * 4 + [422]
+    assert "export it and import the file" in answers[-1].text
+    exported = phone.get(f"/games/{game}/export.json")
+    imported = phone.post("/games/import", {"json": exported.text}, hx=False)
+    assert imported.status == 303  # the file comes back as a game: nothing is lost

@@ -164,10 +164,10 @@ def _prune(game_id: str, keep: int = KEEP_SCANS) -> None:
     finished = []
     stale = time.time() - current_app.config["SCAN_STALE"]
     for folder in _folders(_game_dir(game_id)):
-        try:
-            mtime = (folder / "scan.json").stat().st_mtime
-        except FileNotFoundError:  # removed meanwhile by another request, or half made
-            mtime = 0.0
+        try:  # a scan being made has no scan.json yet: its folder's own time then
+            mtime = max(folder.stat().st_mtime, _modified(folder / "scan.json"))
+        except FileNotFoundError:  # removed meanwhile by another request
+            continue
         if _finished(folder):
             finished.append((mtime, folder))
         elif mtime < stale:  # its request died (a killed process) before it finished
@@ -175,6 +175,13 @@ def _prune(game_id: str, keep: int = KEEP_SCANS) -> None:
     finished.sort(reverse=True)
     for _mtime, old in finished[keep:]:
         shutil.rmtree(old, ignore_errors=True)
+
+
+def _modified(path: Path) -> float:
+    try:
+        return path.stat().st_mtime
+    except FileNotFoundError:
+        return 0.0
 
 
 def _folders(path: Path) -> list[Path]:
@@ -247,25 +254,56 @@ def _detection_slot() -> Iterator[None]:
 
 def _run_detection(stored: store.StoredGame, folder: Path,
                    corners: list[list[float]] | None = None) -> None:
-    """Detect the lanes on the stored photo and store the result (or why it failed)."""
+    """Detect the lanes on the stored photo and store the result (or why it failed).
+
+    The detector runs in a thread of its own that holds the detection slot until it returns;
+    the request waits for it SCAN_TIME_LIMIT seconds at most, then says so and ends the scan.
+    (A thread cannot be stopped: a detector that never returned would keep its slot, which
+    keeps the memory bound; only the photo formats of ``decode`` get that far.)
+    """
     from scorer.vision import detect  # OpenCV loads with the first scan, not with the app
 
     game = stored.game
-    with _detection_slot():
+    colors = [p.color for p in game.players]
+    slots = _slots
+    assert slots is not None
+    if not slots.acquire(timeout=current_app.config["SCAN_WAIT"]):
+        raise ScannerBusy
+    outcome: dict[str, Any] = {}
+    done = threading.Event()
+
+    def read() -> None:
         try:
             data = (folder / "photo").read_bytes()
-            detection = detect(data, game.board, [p.color for p in game.players], corners)
-            _write_rectified(data, detection, game.board, folder)
+            outcome["detection"] = detect(data, game.board, colors, corners)
+            _write_rectified(data, outcome["detection"], game.board, folder)
         except ScorerError as exc:
-            rejected = type(exc).__name__ == "ImageRejected"
-            if not rejected:  # the corners page shows the photo next: reduced here, in the slot
-                _shown_photo(folder, in_slot=True)
-            _failed(folder, str(exc), rejected)
-            return
+            outcome["error"] = exc
+            if type(exc).__name__ != "ImageRejected":
+                try:  # the corners page shows the photo next: reduced here, in the slot
+                    _shown_photo(folder, in_slot=True)
+                except (ScorerError, OSError):
+                    pass
         except Exception:  # a detector's failure must not leave a scan that never finishes
             log.exception("detection failed on %s", folder)
-            _failed(folder, "The photo could not be read: try another photo.", True)
-            return
+            outcome["failure"] = True
+        finally:
+            slots.release()
+            done.set()
+
+    threading.Thread(target=read, name="detection", daemon=True).start()
+    if not done.wait(current_app.config["SCAN_TIME_LIMIT"]):
+        log.warning("detection of %s still running after SCAN_TIME_LIMIT", folder)
+        _failed(folder, "Reading this photo took too long: try another photo.", True)
+        return
+    if "error" in outcome:
+        error = outcome["error"]
+        _failed(folder, str(error), type(error).__name__ == "ImageRejected")
+        return
+    if "failure" in outcome:
+        _failed(folder, "The photo could not be read: try another photo.", True)
+        return
+    detection = outcome["detection"]
     by_color = {p.color: p.name for p in game.players}
     lanes = {
         r.route: {"owner": by_color.get(r.owner) if r.owner else None,
@@ -612,6 +650,7 @@ def init_app(app: Flask) -> None:
     global _slots
     app.config.setdefault("SCAN_WORKERS", 2)
     app.config.setdefault("SCAN_WAIT", 60)
+    app.config.setdefault("SCAN_TIME_LIMIT", 60)
     for key, value in _QUOTAS.items():
         app.config.setdefault(key, value)
     _slots = threading.BoundedSemaphore(app.config["SCAN_WORKERS"])
@@ -645,6 +684,8 @@ FR.update({
     "appliquez ou abandonnez les photos en cours de vérification, puis réessayez.",
     "The photo could not be read: try another photo.":
         "La photo n'a pas pu être lue : essayez-en une autre.",
+    "Reading this photo took too long: try another photo.":
+        "La lecture de cette photo a pris trop de temps : essayez-en une autre.",
     "Check the photo": "Vérifiez la photo",
     "{count} lane claimed on the photo": "{count} voie prise sur la photo",
     "{count} lanes claimed on the photo": "{count} voies prises sur la photo",

@@ -215,11 +215,13 @@ def test_decodes_from_any_mix_of_requests_never_exceed_the_pool(tmp_path, monkey
     photo = noise_png((900, 600))
     with served(tmp_path, workers=2, wait=30) as (port, slots, games, app):
         owner = Phone(port, timeout=60).open()
-        game = owner.new_game({"variant": "europe", "players": players("Ann", "Bob")})
-        games.append(game)
-        scans = [upload(owner, game, photo).headers["location"] for _ in range(3)]
+        game, other = (owner.new_game({"variant": "europe", "players": players("Ann", "Bob")})
+                       for _ in range(2))
+        games.extend([game, other])
+        # scans of another game: the uploads below would prune their own game's older scans
+        scans = [upload(owner, other, photo).headers["location"] for _ in range(3)]
         for located in scans:  # as scans kept from before: the corner photo not made yet
-            folder = os.path.join(app.instance_path, "scans", game, located.rsplit("/", 1)[1])
+            folder = os.path.join(app.instance_path, "scans", other, located.rsplit("/", 1)[1])
             for name in ("shown.jpg", "shown.json"):
                 if os.path.exists(os.path.join(folder, name)):
                     os.remove(os.path.join(folder, name))
@@ -239,3 +241,39 @@ def test_decodes_from_any_mix_of_requests_never_exceed_the_pool(tmp_path, monkey
                                                       if a.status not in (200, 303)]
     assert now["calls"] >= 6
     assert now["most"] <= 2
+
+
+def test_a_detection_over_the_time_limit_ends_as_a_message_and_keeps_its_slot(
+        tmp_path, monkeypatch):
+    import threading
+
+    import scorer.vision
+
+    release = threading.Event()
+
+    def stuck(*args, **kwargs):  # type: ignore[no-untyped-def]
+        release.wait(30)  # as a decoder that would never end
+        raise RuntimeError("never")
+
+    monkeypatch.setattr(scorer.vision, "detect", stuck)
+    with served(tmp_path, workers=1, wait=0.3) as (port, slots, games, app):
+        app.config["SCAN_TIME_LIMIT"] = 0.5
+        phone = Phone(port).open()
+        game = phone.new_game({"variant": "europe", "players": players("Ann", "Bob")})
+        games.append(game)
+        try:
+            start = time.monotonic()
+            answer = upload(phone, game, NOT_A_BOARD)
+            took = time.monotonic() - start
+            review = phone.get(answer.headers["location"].split(f":{port}")[-1])
+            busy = upload(phone, game, NOT_A_BOARD)  # the stuck reading still holds the slot
+            release.set()
+            time.sleep(0.3)
+            assert slots.acquire(timeout=5)  # given back once the detector returned
+            slots.release()
+        finally:
+            release.set()
+            phone.close()
+    assert answer.status == 303 and took < 3
+    assert review.status == 422 and "took too long" in review.text
+    assert busy.status == 503

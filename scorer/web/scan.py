@@ -25,7 +25,7 @@ import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -62,6 +62,10 @@ _QUOTAS = {"SCAN_GAME_QUOTA": 4 * MAX_PHOTO_BYTES, "SCAN_DISK_QUOTA": 2 * 1024**
 log = logging.getLogger(__name__)
 RECTIFIED_WIDTH = 1200  # px of the rectified photo under the review map
 CORNER_PHOTO_LONG = 1600  # px of the photo shown to place corners by hand
+# Once read, a photo is kept for its review as an upright JPEG of this long side at most (the
+# detector reads 2000 px): a 25 MiB upload becomes ~1 MiB. ``photo.json`` says its scale.
+KEPT_PHOTO_LONG = 2400
+KEPT_PHOTO_BYTES = 2 * 1024 * 1024  # a photo up to this size is kept as it came
 DOUBT_BELOW = 0.75  # a lane read with less confidence is listed first, to check
 
 _slots: threading.BoundedSemaphore | None = None
@@ -275,13 +279,18 @@ def _run_detection(stored: store.StoredGame, folder: Path,
     def read() -> None:
         try:
             data = (folder / "photo").read_bytes()
-            outcome["detection"] = detect(data, game.board, colors, corners)
-            _write_rectified(data, outcome["detection"], game.board, folder)
+            scale = _photo_scale(folder)  # corners come and go in the uploaded photo's pixels
+            kept_corners = [[x / scale, y / scale] for x, y in corners] if corners else None
+            detection = detect(data, game.board, colors, kept_corners)
+            _write_rectified(data, detection, game.board, folder)
+            outcome["detection"] = _in_photo_pixels(detection, scale)
+            _keep_reduced(folder, data)
         except ScorerError as exc:
             outcome["error"] = exc
             if type(exc).__name__ != "ImageRejected":
                 try:  # the corners page shows the photo next: reduced here, in the slot
                     _shown_photo(folder, in_slot=True)
+                    _keep_reduced(folder, data)
                 except (ScorerError, OSError):
                     pass
         except Exception:  # a detector's failure must not leave a scan that never finishes
@@ -317,6 +326,53 @@ def _run_detection(stored: store.StoredGame, folder: Path,
             "lanes": lanes, "stations": {c: p for c, p in stations.items() if p},
             "proposed": {}, "photo_size": list(detection.photo_size),
         })
+
+
+def _photo_scale(folder: Path) -> float:
+    """Pixels of the uploaded photo per pixel of the photo kept (1: kept as uploaded)."""
+    try:
+        return float(_read(folder / "photo.json")["scale"])
+    except (OSError, ValueError, KeyError):
+        return 1.0
+
+
+def _keep_reduced(folder: Path, data: bytes) -> None:
+    """Keep the photo for its review as an upright JPEG of KEPT_PHOTO_LONG px at most (in a
+    detection slot: it decodes). A small photo, or one reduced already, stays as it is."""
+    import cv2
+
+    from scorer.vision.decode import decode_scaled
+
+    if len(data) <= KEPT_PHOTO_BYTES or (folder / "photo.json").exists():
+        return
+    image, scale = decode_scaled(data, KEPT_PHOTO_LONG)
+    shrink = min(1.0, KEPT_PHOTO_LONG / max(image.shape[:2]))
+    if shrink < 1:
+        size = (round(image.shape[1] * shrink), round(image.shape[0] * shrink))
+        image, scale = cv2.resize(image, size, interpolation=cv2.INTER_AREA), scale * shrink
+    ok, jpeg = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, 92])
+    if not ok:
+        return
+    tmp = folder / f"photo.{secrets.token_hex(4)}.tmp"
+    tmp.write_bytes(jpeg.tobytes())
+    _write(folder / "photo.json", {"scale": 1 / scale})
+    tmp.replace(folder / "photo")
+
+
+def _in_photo_pixels(detection: Any, scale: float) -> Any:
+    """A detection read on the kept photo, in the uploaded photo's pixels."""
+    if scale == 1.0:
+        return detection
+    import numpy as np
+
+    homography = np.diag([scale, scale, 1.0]) @ np.array(
+        detection.homography, dtype=np.float64).reshape(3, 3)
+    width, height = detection.photo_size
+    return replace(
+        detection, corners=tuple((x * scale, y * scale) for x, y in detection.corners),
+        homography=tuple(float(v) for v in homography.ravel()),
+        photo_size=(round(width * scale), round(height * scale)),
+    )
 
 
 def _failed(folder: Path, message: str, rejected: bool) -> None:
@@ -581,6 +637,7 @@ def _shown_photo(folder: Path, in_slot: bool = False) -> float:
         with _detection_slot():
             return _shown_photo(folder, in_slot=True)
     image, scale = decode_scaled((folder / "photo").read_bytes(), CORNER_PHOTO_LONG)
+    scale /= _photo_scale(folder)  # shown px per px of the photo as uploaded
     ok, jpeg = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, 80])
     tmp = folder / f"shown.{secrets.token_hex(4)}.tmp"  # two phones may make it at once
     tmp.write_bytes(jpeg.tobytes())

@@ -277,3 +277,49 @@ def test_a_detection_over_the_time_limit_ends_as_a_message_and_keeps_its_slot(
     assert answer.status == 303 and took < 3
     assert review.status == 422 and "took too long" in review.text
     assert busy.status == 503
+
+
+def test_a_read_photo_is_kept_reduced_and_corners_by_hand_still_read_it(tmp_path):
+    """Disk: once read, the photo is kept as an upright JPEG of 2400 px at most; the corners
+    placed by hand still come and go in the uploaded photo's pixels."""
+    import json as json_module
+    import re
+    from pathlib import Path
+
+    samples = Path(__file__).resolve().parents[2] / "sample_photos"
+    truth = json_module.loads((samples / "usa-01.json").read_text())
+    original = Image.open(samples / "usa-01.jpg")
+    buffer = io.BytesIO()
+    original.save(buffer, "PNG")  # the same photo as a large file: 2 MB more than the JPEG
+    photo = buffer.getvalue()
+    assert len(photo) > 5 * 2**20
+    with served(tmp_path, workers=1, wait=30) as (port, slots, games, app):
+        phone = Phone(port, timeout=60).open()
+        game = phone.new_game({"variant": "usa", "players": [
+            {"name": f"P{i}", "color": c} for i, c in enumerate(truth["players"])]})
+        games.append(game)
+        try:
+            review = upload(phone, game, photo).headers["location"].split(f":{port}")[-1]
+            folder = Path(app.instance_path) / "scans" / game / review.rsplit("/", 1)[1]
+            first = json_module.loads((folder / "scan.json").read_text())
+            kept = (folder / "photo").read_bytes()
+            corners_page = phone.get(review + "/corners").text
+            shown = [float(v) for v in re.findall(r'name="c\d" inputmode="decimal" value="'
+                                                  r'([\d.]+)"', corners_page)]
+            factor = float(re.search(r'data-factor="([\d.]+)"', corners_page).group(1))
+            shown_photo = Image.open(io.BytesIO(phone.get(review + "/photo.jpg").body))
+            values = {f"c{i}": str(v) for i, v in enumerate(np.ravel(truth["corners"]))}
+            again = phone.post(review + "/corners", values, hx=False)
+            second = json_module.loads((folder / "scan.json").read_text())
+        finally:
+            phone.close()
+    assert len(kept) < 2 * 2**20 and Image.open(io.BytesIO(kept)).format == "JPEG"
+    assert max(Image.open(io.BytesIO(kept)).size) <= 2400
+    # the corners page offers the corners found, in the uploaded photo's pixels
+    assert np.allclose(shown, np.ravel(first["detection"]["corners"]), atol=0.11)
+    assert factor * max(shown_photo.size) == pytest.approx(max(original.size), rel=0.01)
+    assert again.status == 303
+    assert np.allclose(second["detection"]["corners"], truth["corners"], atol=0.5)
+    assert second["photo_size"] == list(original.size)
+    same = sum(second["lanes"][r]["owner"] == first["lanes"][r]["owner"] for r in first["lanes"])
+    assert same >= 0.97 * len(first["lanes"])

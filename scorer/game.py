@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import difflib
 import unicodedata
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, fields
 from typing import Any, ClassVar
 
@@ -176,6 +177,21 @@ def _text(value: Any, field: str, limit: int = 200) -> str:
     return value.strip()
 
 
+@contextmanager
+def _about(item: str, *names: Any) -> Iterator[None]:
+    """Name the game file's item in a message that names only a field ("Field 'to' must be a
+    non-empty text." becomes "Ticket 3 (Ann, Paris): field 'to' must be ...")."""
+    try:
+        yield
+    except InvalidGame as exc:
+        message = str(exc)
+        if not message.startswith(("Field ", "Ticket points ")):
+            raise
+        shown = [n[:40] for n in names if isinstance(n, str) and n.strip() and n.isprintable()]
+        label = f"{item} ({', '.join(shown)})" if shown else item
+        raise InvalidGame(f"{label}: {message[:1].lower()}{message[1:]}") from None
+
+
 def _check_unicode(value: str, field: str) -> None:
     # JSON can carry lone surrogates ("\ud800"): not text, and nothing can print or store them.
     try:
@@ -279,25 +295,30 @@ class Game:
             raise InvalidGame("A game file must be a JSON object.")
         variant = find_variant(_text(data.get("variant"), "variant"))
         players = []
-        for item in _list(data, "players"):
-            color = _text(item.get("color"), "color").lower()
-            players.append(Player(_text(item.get("name"), "name"), color))
+        for index, item in enumerate(_list(data, "players"), 1):
+            with _about(f"Player {index}", item.get("name")):
+                color = _text(item.get("color"), "color").lower()
+                players.append(Player(_text(item.get("name"), "name"), color))
         values = data.get("express_bonus_values")
         if values is not None and not isinstance(values, list):
             raise InvalidGame("Field 'express_bonus_values' must be a list of numbers.")
         game = cls.new(variant, players, values)
-        for item in _list(data, "claims"):
-            game.apply(ClaimRoute(_text(item.get("player"), "player"), game._claim_route_id(item)))
+        for index, item in enumerate(_list(data, "claims"), 1):
+            with _about(f"Claim {index}", item.get("player")):
+                game.apply(ClaimRoute(_text(item.get("player"), "player"),
+                                      game._claim_route_id(item)))
         stations = _list(data, "stations")
         if stations and not variant.stations:
             raise IllegalMove(f"Stations are used only on Europe; this game is {variant.title}.")
-        for item in stations:
-            game.apply(PlaceStation(_text(item.get("player"), "player"),
-                                    _text(item.get("city"), "city")))
-        for item in _list(data, "tickets"):
-            game.apply(AddTicket(_text(item.get("player"), "player"),
-                                 _text(item.get("from"), "from"), _text(item.get("to"), "to"),
-                                 _optional_points(item.get("points"))))
+        for index, item in enumerate(stations, 1):
+            with _about(f"Station {index}", item.get("player")):
+                game.apply(PlaceStation(_text(item.get("player"), "player"),
+                                        _text(item.get("city"), "city")))
+        for index, item in enumerate(_list(data, "tickets"), 1):
+            with _about(f"Ticket {index}", item.get("player"), item.get("from"), item.get("to")):
+                game.apply(AddTicket(_text(item.get("player"), "player"),
+                                     _text(item.get("from"), "from"), _text(item.get("to"), "to"),
+                                     _optional_points(item.get("points"))))
         if variant.bonus == "express":
             order = _optional_names(data.get("express_order"), "express_order")
             if order is not None:

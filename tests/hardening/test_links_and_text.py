@@ -190,3 +190,17 @@ def test_a_game_log_holds_no_more_steps_than_a_table_could(phones, monkeypatch):
     exported = phone.get(f"/games/{game}/export.json")
     imported = phone.post("/games/import", {"json": exported.text}, hx=False)
     assert imported.status == 303  # the file comes back as a game: nothing is lost
+
+
+@pytest.mark.parametrize(("part", "message"), [
+    ({"players": [{"name": "", "color": "red"}, {"name": "Bob", "color": "blue"}]},
+     "Player 1: field 'name' must be a non-empty text."),
+    ({"claims": [{"player": "Ann", "route": "paris--zurich"}, {"player": "Bob"}]},
+     "Claim 2 (Bob): field 'from' must be a non-empty text."),
+    ({"stations": [{"player": "Ann"}]}, "Station 1 (Ann): field 'city' must be a non-empty text."),
+    ({"tickets": [{"player": "Ann", "from": "Paris", "to": "Wien", "points": "x"}]},
+     "Ticket 1 (Ann, Paris, Wien): ticket points must be a whole number, not 'x'."),
+])
+def test_game_file_errors_name_the_item_they_are_about(phones, part, message):
+    answer = phones().post_json("/api/games", {**GAME, **part})
+    assert answer.status == 422 and json.loads(answer.body)["error"] == message

@@ -216,22 +216,29 @@ def _make_room(game_id: str, incoming: int) -> bool:
         if _size(_game_dir(game_id)) + incoming > config["SCAN_GAME_QUOTA"]:
             return False
     scans = _game_dir(game_id).parent
-    if _size(scans) + incoming <= config["SCAN_DISK_QUOTA"]:
-        return True
-    old = time.time() - config["SCAN_KEEP"]
-    for game in _folders(scans):  # reviews left for days: nobody needs them any more
-        for folder in _folders(game):
-            try:
-                if _finished(folder) and (folder / "scan.json").stat().st_mtime < old:
-                    shutil.rmtree(folder, ignore_errors=True)
-            except FileNotFoundError:
-                continue
-        _prune(game.name)
+    _sweep(scans)
     if _size(scans) + incoming <= config["SCAN_DISK_QUOTA"]:
         return True
     for game in _folders(scans):  # still full: each game keeps its newest review only
         _prune(game.name, keep=1)
     return _size(scans) + incoming <= config["SCAN_DISK_QUOTA"]
+
+
+_swept = [0.0]  # when this process last swept every game's scans
+
+
+def _sweep(scans: Path, every: float = 60.0) -> None:
+    """Delete, in every game, the scans finished SCAN_KEEP ago (reviews nobody went back to)
+    and those left unfinished SCAN_STALE ago: at most once a minute."""
+    if time.monotonic() - _swept[0] < every:
+        return
+    _swept[0] = time.monotonic()
+    old = time.time() - current_app.config["SCAN_KEEP"]
+    for game in _folders(scans):
+        for folder in _folders(game):
+            if _finished(folder) and _modified(folder / "scan.json") < old:
+                shutil.rmtree(folder, ignore_errors=True)
+        _prune(game.name)
 
 
 # --- detection ------------------------------------------------------------------------------

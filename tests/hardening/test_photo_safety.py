@@ -323,3 +323,25 @@ def test_a_read_photo_is_kept_reduced_and_corners_by_hand_still_read_it(tmp_path
     assert second["photo_size"] == list(original.size)
     same = sum(second["lanes"][r]["owner"] == first["lanes"][r]["owner"] for r in first["lanes"])
     assert same >= 0.97 * len(first["lanes"])
+
+
+def test_reviews_left_for_days_are_deleted_by_any_upload(tmp_path, monkeypatch):
+    from scorer.web import scan
+
+    with served(tmp_path, workers=1, wait=5) as (port, slots, games, app):
+        app.config.update(SCAN_FOLDER=str(tmp_path / "scans"), SCAN_KEEP=3600)
+        phone = Phone(port).open()
+        left, busy = (phone.new_game({"variant": "europe", "players": players("Ann", "Bob")})
+                      for _ in range(2))
+        games.extend([left, busy])
+        try:
+            old = upload(phone, left, NOT_A_BOARD).headers["location"].rsplit("/", 1)[1]
+            recent = upload(phone, left, NOT_A_BOARD).headers["location"].rsplit("/", 1)[1]
+            scan_json = tmp_path / "scans" / left / old / "scan.json"
+            os.utime(scan_json, (time.time() - 7200, time.time() - 7200))  # 2 h ago
+            monkeypatch.setattr(scan, "_swept", [0.0])
+            assert upload(phone, busy, NOT_A_BOARD).status == 303  # another game's upload
+        finally:
+            phone.close()
+        assert not (tmp_path / "scans" / left / old).exists()
+        assert (tmp_path / "scans" / left / recent).exists()

@@ -8,7 +8,9 @@ a mix of: uploads of a small 8000 x 6000 photo (a 29 KB HEIC, a 152 KB PNG: 48 m
 decode to 144 MB each), the corners page of scans whose reduced photo is not made yet (as scans
 kept from an older version), and refused files (a 69-byte EPS, text). Prints the server's
 resident memory (VmRSS now, VmHWM peak, from /proc) before and after, the answers' statuses and
-times, and what the scans folder holds on disk. Addresses loopback only; bounded by count.
+times, and what the scans folder holds on disk. The detector runs in child processes
+(SCAN_ISOLATED): "tree" is the most the server and all its children held at once (VmRSS summed,
+sampled every 20 ms). Addresses loopback only; bounded by count.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ import os
 import secrets
 import sys
 import tempfile
+import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -55,6 +58,43 @@ def memory(pid: int) -> dict[str, int]:
     return fields
 
 
+def tree_rss(pid: int) -> int:
+    """MB resident in ``pid`` and all its descendants now."""
+    parents: dict[int, int] = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+                parents[int(entry.name)] = int(fields[1])
+            except (OSError, IndexError, ValueError):
+                continue
+    family, grew = {pid}, True
+    while grew:
+        more = {child for child, parent in parents.items() if parent in family} - family
+        family |= more
+        grew = bool(more)
+    total = 0
+    for member in family:
+        try:
+            status = Path(f"/proc/{member}/status").read_text()
+        except OSError:
+            continue
+        total += next((int(line.split()[1]) for line in status.splitlines()
+                       if line.startswith("VmRSS:")), 0)
+    return total // 1024
+
+
+class TreePeak(threading.Thread):
+    def __init__(self, pid: int) -> None:
+        super().__init__(daemon=True)
+        self.pid, self.peak, self.running = pid, 0, True
+
+    def run(self) -> None:
+        while self.running:
+            self.peak = max(self.peak, tree_rss(self.pid))
+            time.sleep(0.02)
+
+
 def upload(phone: Phone, game: str, data: bytes, name: str):  # type: ignore[no-untyped-def]
     boundary = secrets.token_hex(8)
     body = (f"--{boundary}\r\nContent-Disposition: form-data; name=\"photo\"; "
@@ -79,6 +119,8 @@ def main() -> None:
     scans = work / "scans"
     server = ServerProcess(work / "db.sqlite3", threads=16,
                            env={"TERMINUS_SCAN_FOLDER": str(scans)}).start()
+    sampler = TreePeak(server.pid)
+    sampler.start()
     try:
         owner = Phone(server.port, timeout=300).open()
         game = owner.new_game({"variant": "usa", "players": players("Ann", "Bob")})
@@ -118,18 +160,21 @@ def main() -> None:
                 statuses.setdefault(kind, []).append(answer.status)
             slowest = max(answer.seconds for _kind, answer in answers)
             print(f"round {round_no + 1}: {args.requests} requests in {took:.1f} s (slowest "
-                  f"{slowest:.1f} s), statuses {statuses}, memory {memory(server.pid)}")
+                  f"{slowest:.1f} s), statuses {statuses}, memory {memory(server.pid)}, "
+                  f"tree peak {sampler.peak} MB")
             for name in ("shown.jpg", "shown.json"):  # corners pages decode again next round
                 for path in scans.glob(f"*/*/{name}"):
                     path.unlink(missing_ok=True)
         for phone in (owner, *phones):
             phone.close()
         time.sleep(1)
-        print("after:", memory(server.pid))
+        print("after:", memory(server.pid), f"tree now {tree_rss(server.pid)} MB, "
+              f"tree peak {sampler.peak} MB")
         print(f"scans on disk: {len(list(scans.glob('*/*')))} folders, "
               f"{folder_size(scans) / 2**20:.1f} MB")
         print("server errors:", server.errors() or "none")
     finally:
+        sampler.running = False
         server.stop()
 
 

@@ -269,13 +269,16 @@ def _run_detection(stored: store.StoredGame, folder: Path,
 
     The detector runs in a thread of its own that holds the detection slot until it returns;
     the request waits for it SCAN_TIME_LIMIT seconds at most, then says so and ends the scan.
-    (A thread cannot be stopped: a detector that never returned would keep its slot, which
-    keeps the memory bound; only the photo formats of ``decode`` get that far.)
+    With SCAN_ISOLATED (the default) the detector itself runs in a child process, killed at
+    that limit, which gives the slot back; in the app's own process (tests that replace the
+    detector) a detector that never returned would keep its slot, so the memory bound holds.
     """
     from scorer.vision import detect  # OpenCV loads with the first scan, not with the app
 
     game = stored.game
     colors = [p.color for p in game.players]
+    limit = float(current_app.config["SCAN_TIME_LIMIT"])
+    isolated = bool(current_app.config["SCAN_ISOLATED"])
     slots = _slots
     assert slots is not None
     if not slots.acquire(timeout=current_app.config["SCAN_WAIT"]):
@@ -288,7 +291,10 @@ def _run_detection(stored: store.StoredGame, folder: Path,
             data = (folder / "photo").read_bytes()
             scale = _photo_scale(folder)  # corners come and go in the uploaded photo's pixels
             kept_corners = [[x / scale, y / scale] for x, y in corners] if corners else None
-            detection = detect(data, game.board, colors, kept_corners)
+            if isolated:
+                detection = _detect_in_child(data, game.board.name, colors, kept_corners, limit)
+            else:
+                detection = detect(data, game.board, colors, kept_corners)
             _write_rectified(data, detection, game.board, folder)
             outcome["detection"] = _in_photo_pixels(detection, scale)
             _keep_reduced(folder, data)
@@ -300,6 +306,9 @@ def _run_detection(stored: store.StoredGame, folder: Path,
                     _keep_reduced(folder, data)
                 except (ScorerError, OSError):
                     pass
+        except TookTooLong:
+            log.warning("detection of %s killed after SCAN_TIME_LIMIT", folder)
+            outcome["timeout"] = True
         except Exception:  # a detector's failure must not leave a scan that never finishes
             log.exception("detection failed on %s", folder)
             outcome["failure"] = True
@@ -308,7 +317,8 @@ def _run_detection(stored: store.StoredGame, folder: Path,
             done.set()
 
     threading.Thread(target=read, name="detection", daemon=True).start()
-    if not done.wait(current_app.config["SCAN_TIME_LIMIT"]):
+    # isolated: the child is killed at the limit; the rest (rectified view) takes a second
+    if not done.wait(limit + 30 if isolated else limit) or "timeout" in outcome:
         log.warning("detection of %s still running after SCAN_TIME_LIMIT", folder)
         _failed(folder, "Reading this photo took too long: try another photo.", True)
         return
@@ -380,6 +390,71 @@ def _in_photo_pixels(detection: Any, scale: float) -> Any:
         homography=tuple(float(v) for v in homography.ravel()),
         photo_size=(round(width * scale), round(height * scale)),
     )
+
+
+class TookTooLong(Exception):
+    """The detector's child process ran past SCAN_TIME_LIMIT and was killed."""
+
+
+_children: list[Any] = []  # the forkserver context, made on the first isolated detection
+
+
+def _detect_in_child(data: bytes, board: str, colors: list[str],
+                     corners: list[list[float]] | None, limit: float) -> Any:
+    """``scorer.vision.detect`` in a child process (forked from a server process that has the
+    detector imported), killed after ``limit`` seconds: TookTooLong. Raises the detector's
+    ImageRejected or BoardNotFound as it would; RuntimeError when the child died."""
+    import multiprocessing
+
+    from scorer.vision.errors import BoardNotFound, ImageRejected
+
+    if not _children:
+        context = multiprocessing.get_context("forkserver")
+        context.set_forkserver_preload(["scorer.web.scan", "scorer.vision"])
+        _children.append(context)
+    context = _children[0]
+    receive, send = context.Pipe(duplex=False)
+    child = context.Process(target=_detect_child, args=(send, data, board, colors, corners),
+                            name="detection", daemon=True)
+    child.start()
+    send.close()
+    try:
+        if not receive.poll(limit):
+            raise TookTooLong
+        kind, value = receive.recv()
+    except EOFError:  # it died without answering (killed, out of memory)
+        kind, value = "failure", "the detector stopped"
+    finally:
+        if child.is_alive():
+            child.kill()
+        child.join(5)
+        receive.close()
+    if kind == "ok":
+        return value
+    if kind == "rejected":
+        raise ImageRejected(value)
+    if kind == "not-found":
+        raise BoardNotFound(value)
+    raise RuntimeError(f"{value} (exit code {child.exitcode})")
+
+
+def _detect_child(send: Any, data: bytes, board: str, colors: list[str],
+                  corners: list[list[float]] | None) -> None:
+    """In the child process: detect and send back the detection, or why there is none."""
+    from scorer.boards import load_board
+    from scorer.vision import detect
+    from scorer.vision.errors import ImageRejected
+
+    try:
+        answer: tuple[str, Any] = ("ok", detect(data, load_board(board), colors, corners))
+    except ImageRejected as exc:
+        answer = ("rejected", str(exc))
+    except ScorerError as exc:
+        answer = ("not-found", str(exc))
+    except BaseException as exc:  # whatever it is, the parent says so
+        answer = ("failure", repr(exc))
+    send.send(answer)
+    send.close()
 
 
 def _failed(folder: Path, message: str, rejected: bool) -> None:
@@ -715,6 +790,7 @@ def init_app(app: Flask) -> None:
     app.config.setdefault("SCAN_WORKERS", 2)
     app.config.setdefault("SCAN_WAIT", 60)
     app.config.setdefault("SCAN_TIME_LIMIT", 60)
+    app.config.setdefault("SCAN_ISOLATED", True)
     for key, value in _QUOTAS.items():
         app.config.setdefault(key, value)
     _slots = threading.BoundedSemaphore(app.config["SCAN_WORKERS"])

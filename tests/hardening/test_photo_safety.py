@@ -96,7 +96,8 @@ def test_a_detector_failure_ends_as_a_message_and_a_finished_scan(tmp_path, monk
         raise RuntimeError("gs: killed")
 
     monkeypatch.setattr(scorer.vision, "detect", broken)
-    with served(tmp_path, workers=1, wait=5) as (port, slots, games, app):
+    # the detector replaced in this process: not in a child process
+    with served(tmp_path, workers=1, wait=5, SCAN_ISOLATED=False) as (port, slots, games, app):
         phone = Phone(port).open()
         game = phone.new_game({"variant": "europe", "players": players("Ann", "Bob")})
         games.append(game)
@@ -243,7 +244,7 @@ def test_decodes_from_any_mix_of_requests_never_exceed_the_pool(tmp_path, monkey
     assert now["most"] <= 2
 
 
-def test_a_detection_over_the_time_limit_ends_as_a_message_and_keeps_its_slot(
+def test_a_detection_in_the_app_over_the_time_limit_ends_as_a_message_and_keeps_its_slot(
         tmp_path, monkeypatch):
     import threading
 
@@ -256,7 +257,8 @@ def test_a_detection_over_the_time_limit_ends_as_a_message_and_keeps_its_slot(
         raise RuntimeError("never")
 
     monkeypatch.setattr(scorer.vision, "detect", stuck)
-    with served(tmp_path, workers=1, wait=0.3) as (port, slots, games, app):
+    with served(tmp_path, workers=1, wait=0.3, SCAN_ISOLATED=False) as (port, slots, games,
+                                                                        app):
         app.config["SCAN_TIME_LIMIT"] = 0.5
         phone = Phone(port).open()
         game = phone.new_game({"variant": "europe", "players": players("Ann", "Bob")})
@@ -345,3 +347,26 @@ def test_reviews_left_for_days_are_deleted_by_any_upload(tmp_path, monkeypatch):
             phone.close()
         assert not (tmp_path / "scans" / left / old).exists()
         assert (tmp_path / "scans" / left / recent).exists()
+
+
+def test_a_detection_over_the_time_limit_is_killed_and_gives_its_slot_back(tmp_path):
+    import multiprocessing
+
+    photo = noise_png((1200, 900))  # read in ~0.3 s: far over the limit below
+    with served(tmp_path, workers=1, wait=0.3) as (port, slots, games, app):
+        app.config["SCAN_TIME_LIMIT"] = 0.05
+        phone = Phone(port, timeout=60).open()
+        game = phone.new_game({"variant": "europe", "players": players("Ann", "Bob")})
+        games.append(game)
+        try:
+            answers = [upload(phone, game, photo) for _ in range(3)]  # the slot comes back
+            review = phone.get(answers[-1].headers["location"].split(f":{port}")[-1])
+            free = slots.acquire(timeout=1)
+            if free:
+                slots.release()
+        finally:
+            phone.close()
+    assert [a.status for a in answers] == [303] * 3
+    assert review.status == 422 and "took too long" in review.text
+    assert free
+    assert not [c for c in multiprocessing.active_children() if c.name == "detection"]

@@ -37,9 +37,9 @@ def upload(phone: Phone, game: str, data: bytes):  # type: ignore[no-untyped-def
 
 
 @contextmanager
-def served(tmp_path, workers: int, wait: float):  # type: ignore[no-untyped-def]
+def served(tmp_path, workers: int, wait: float, **config):  # type: ignore[no-untyped-def]
     app = create_app({**app_config(tmp_path, "db.sqlite3"), "SECRET_KEY": "pool",
-                      "SCAN_WORKERS": workers, "SCAN_WAIT": wait})
+                      "SCAN_WORKERS": workers, "SCAN_WAIT": wait, **config})
     slots = scan._slots
     games: list[str] = []
     try:

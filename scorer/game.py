@@ -9,7 +9,9 @@ replaying one action fewer. ``Game.apply`` either applies an action whole or rai
 from __future__ import annotations
 
 import difflib
-from collections.abc import Iterable, Mapping, Sequence
+import unicodedata
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, fields
 from typing import Any, ClassVar
 
@@ -18,6 +20,9 @@ from scorer.errors import IllegalMove, InvalidGame, ScorerError, UnknownPlayer
 from scorer.rules import PIECE_COLORS, Variant, find_variant
 
 MAX_NAME_LENGTH = 40
+# Tickets one player may hold: a Mega Game deals 69 in all; a table that reaches this is a script
+# (4,475 custom tickets made a 4 MB page and a 1 s Undo that held up every other table).
+MAX_TICKETS = 60
 PRINTED_COLORS = ("red", "blue", "green", "yellow", "black", "white", "orange", "pink", "gray")
 
 
@@ -172,12 +177,33 @@ def _text(value: Any, field: str, limit: int = 200) -> str:
     return value.strip()
 
 
+@contextmanager
+def _about(item: str, *names: Any) -> Iterator[None]:
+    """Name the game file's item in a message that names only a field ("Field 'to' must be a
+    non-empty text." becomes "Ticket 3 (Ann, Paris): field 'to' must be ...")."""
+    try:
+        yield
+    except InvalidGame as exc:
+        message = str(exc)
+        if not message.startswith(("Field ", "Ticket points ")):
+            raise
+        shown = [n[:40] for n in names if isinstance(n, str) and n.strip() and n.isprintable()]
+        label = f"{item} ({', '.join(shown)})" if shown else item
+        raise InvalidGame(f"{label}: {message[:1].lower()}{message[1:]}") from None
+
+
 def _check_unicode(value: str, field: str) -> None:
     # JSON can carry lone surrogates ("\ud800"): not text, and nothing can print or store them.
     try:
         value.encode("utf-8")
     except UnicodeEncodeError:
         raise InvalidGame(f"Field {field!r} holds characters that are not text.") from None
+    # Control characters (NUL, line breaks, tabs...) belong in no name: PostgreSQL cannot even
+    # store a NUL, and a line break in a name breaks the pages and files it is written in.
+    control = next((c for c in value if unicodedata.category(c) == "Cc"), None)
+    if control is not None:
+        raise InvalidGame(f"Field {field!r} ({value[:20].strip()!r}) holds a control character "
+                          f"(U+{ord(control):04X}): type it again.")
 
 
 def _optional_points(value: Any) -> int | None:
@@ -269,25 +295,30 @@ class Game:
             raise InvalidGame("A game file must be a JSON object.")
         variant = find_variant(_text(data.get("variant"), "variant"))
         players = []
-        for item in _list(data, "players"):
-            color = _text(item.get("color"), "color").lower()
-            players.append(Player(_text(item.get("name"), "name"), color))
+        for index, item in enumerate(_list(data, "players"), 1):
+            with _about(f"Player {index}", item.get("name")):
+                color = _text(item.get("color"), "color").lower()
+                players.append(Player(_text(item.get("name"), "name"), color))
         values = data.get("express_bonus_values")
         if values is not None and not isinstance(values, list):
             raise InvalidGame("Field 'express_bonus_values' must be a list of numbers.")
         game = cls.new(variant, players, values)
-        for item in _list(data, "claims"):
-            game.apply(ClaimRoute(_text(item.get("player"), "player"), game._claim_route_id(item)))
+        for index, item in enumerate(_list(data, "claims"), 1):
+            with _about(f"Claim {index}", item.get("player")):
+                game.apply(ClaimRoute(_text(item.get("player"), "player"),
+                                      game._claim_route_id(item)))
         stations = _list(data, "stations")
         if stations and not variant.stations:
             raise IllegalMove(f"Stations are used only on Europe; this game is {variant.title}.")
-        for item in stations:
-            game.apply(PlaceStation(_text(item.get("player"), "player"),
-                                    _text(item.get("city"), "city")))
-        for item in _list(data, "tickets"):
-            game.apply(AddTicket(_text(item.get("player"), "player"),
-                                 _text(item.get("from"), "from"), _text(item.get("to"), "to"),
-                                 _optional_points(item.get("points"))))
+        for index, item in enumerate(stations, 1):
+            with _about(f"Station {index}", item.get("player")):
+                game.apply(PlaceStation(_text(item.get("player"), "player"),
+                                        _text(item.get("city"), "city")))
+        for index, item in enumerate(_list(data, "tickets"), 1):
+            with _about(f"Ticket {index}", item.get("player"), item.get("from"), item.get("to")):
+                game.apply(AddTicket(_text(item.get("player"), "player"),
+                                     _text(item.get("from"), "from"), _text(item.get("to"), "to"),
+                                     _optional_points(item.get("points"))))
         if variant.bonus == "express":
             order = _optional_names(data.get("express_order"), "express_order")
             if order is not None:
@@ -518,11 +549,16 @@ class Game:
                 )
             points = deck.points
         elif points < 1:
-            raise IllegalMove(f"A ticket is worth at least 1 point, not {points}.")
+            raise IllegalMove(
+                f"{player}'s ticket {a}–{b} is worth at least 1 point, not {points}.")
         elif points > 99:
-            raise IllegalMove(f"A ticket is worth at most 99 points, not {points}.")
+            raise IllegalMove(
+                f"{player}'s ticket {a}–{b} is worth at most 99 points, not {points}.")
         if self._ticket_index(player, a, b) is not None:
             raise IllegalMove(f"{player} already holds the ticket {a}–{b}.")
+        if sum(t.player == player for t in self._tickets) >= MAX_TICKETS:
+            raise IllegalMove(f"{player} already holds {MAX_TICKETS} tickets: no table keeps more "
+                              f"(ticket {a}–{b} not added).")
         if deck is not None:
             a, b = deck.a, deck.b  # the printed order, whatever order was typed
         return HeldTicket(player, a, b, points, deck is not None and deck.points == points)

@@ -7,7 +7,7 @@ import math
 import warnings
 
 import numpy as np
-from PIL import Image, ImageOps, UnidentifiedImageError
+from PIL import Image, ImageOps, UnidentifiedImageError, features
 
 from scorer.vision.config import DEFAULT, VisionConfig
 from scorer.vision.errors import ImageRejected
@@ -21,6 +21,32 @@ except ImportError:  # pragma: no cover - a dependency of the project
 # Pillow imports its common decoders on the first open: do it once here, at import time, not
 # in the first photo's time (``elapsed_ms`` of a one-photo ``scorer detect`` run)
 Image.preinit()
+
+# The only formats that reach a decoder, by their first bytes: a phone's photo is one of these.
+# Pillow knows some forty more, and some run outside programs (EPS and PDF run Ghostscript,
+# with no time limit) or have large attack surfaces for no photo's sake; those are refused
+# before Pillow sees them, and Pillow is told to try these formats only (``formats=``).
+NOT_A_PHOTO = "This file is not an image we can read (JPEG, PNG, WebP, HEIC)."
+_ISO_BRANDS = {  # ISO base media file (``ftyp`` box): HEIF from phones, AVIF when supported
+    b"heic", b"heix", b"hevc", b"hevx", b"heim", b"heis", b"hevm", b"hevs", b"mif1", b"msf1",
+    b"mif2", b"avif", b"avis",
+}
+_AVIF = "AVIF" in Image.OPEN or features.check("avif")
+
+
+def photo_format(head: bytes) -> tuple[str, ...]:
+    """The Pillow formats a file may be opened as, from its first 16 bytes; () when it is
+    none of the photo formats accepted (the caller refuses it without decoding anything)."""
+    if head.startswith(b"\xff\xd8\xff"):
+        return ("JPEG",)  # Pillow opens an MPO (JPEG with a gain map) through JPEG too
+    if head.startswith(b"\x89PNG\r\n\x1a\n"):
+        return ("PNG",)
+    if head[:4] == b"RIFF" and head[8:12] == b"WEBP":
+        return ("WEBP",)
+    if head[4:8] == b"ftyp" and head[8:12] in _ISO_BRANDS:
+        return ("HEIF", "AVIF") if _AVIF else ("HEIF",)
+    return ()
+
 
 # EXIF orientations that swap width and height
 _TRANSPOSED = {5, 6, 7, 8}
@@ -52,10 +78,13 @@ def decode_scaled(
             f"The file is too large ({len(data) / 2**20:.0f} MB, at most "
             f"{config.max_bytes / 2**20:.0f} MB)."
         )
+    formats = photo_format(data[:16])
+    if not formats:
+        raise ImageRejected(NOT_A_PHOTO)
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("error", Image.DecompressionBombWarning)
-            image = Image.open(io.BytesIO(data))
+            image = Image.open(io.BytesIO(data), formats=formats)
             width, height = image.size
             if width * height > config.max_megapixels * 1e6:
                 raise ImageRejected(
@@ -70,11 +99,14 @@ def decode_scaled(
             if long_side and max(width, height) > long_side:
                 _shrink_while_decoding(image, long_side / max(width, height))
             image.load()
-            image = ImageOps.exif_transpose(image)
+            # Reduced first, turned upright after, and only when it needs turning: each copy
+            # of a 48-megapixel photo is 144 MB, and at most SCAN_WORKERS decode at once.
             factor = _reduce_factor(image.size, long_side)
-            if factor > 1:
+            if image.getexif().get(0x0112, 1) != 1:
+                image = ImageOps.exif_transpose(image.reduce(factor) if factor > 1 else image)
+            elif factor > 1:
                 image = image.reduce(factor)
-            rgb = image.convert("RGB")
+            rgb = image if image.mode == "RGB" else image.convert("RGB")
     except ImageRejected:
         raise
     except (Image.DecompressionBombError, Image.DecompressionBombWarning):
@@ -82,9 +114,7 @@ def decode_scaled(
             f"The image is too large (at most {config.max_megapixels:.0f} megapixels)."
         ) from None
     except UnidentifiedImageError:
-        raise ImageRejected(
-            "This file is not an image we can read (JPEG, PNG, WebP, HEIC)."
-        ) from None
+        raise ImageRejected(NOT_A_PHOTO) from None
     except (OSError, ValueError, SyntaxError, EOFError) as exc:
         raise ImageRejected(f"The image is damaged or truncated ({exc}).") from None
     bgr = np.ascontiguousarray(np.asarray(rgb)[:, :, ::-1])

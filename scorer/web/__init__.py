@@ -66,7 +66,19 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = _instance_secret(Path(app.instance_path))
 
-    from scorer.web import api, common, db, games, i18n, play, results, scan, security, share
+    from scorer.web import (
+        api,
+        common,
+        db,
+        devices,
+        games,
+        i18n,
+        play,
+        results,
+        scan,
+        security,
+        share,
+    )
 
     app.jinja_env.bytecode_cache = _BYTECODE
     app.json.sort_keys = False  # type: ignore[attr-defined]  # keep the spec's field order
@@ -74,6 +86,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     i18n.init_app(app)
     security.init_app(app)
     common.init_app(app)
+    devices.init_app(app)
     for module in (games, play, results, share, api):
         app.register_blueprint(module.bp)
     scan.init_app(app)

@@ -6,13 +6,16 @@ them) and refuses an ``Origin`` naming another site. Errors answer ``{"error": m
 
 from __future__ import annotations
 
-from flask import Blueprint, abort, jsonify, request, url_for
+import re
+
+from flask import Blueprint, abort, current_app, jsonify, request, url_for
 
 from scorer.errors import ScorerError
 from scorer.game import Game
 from scorer.web import store
-from scorer.web.common import parse_json, scoresheet
+from scorer.web.common import check_game_name, parse_json, scoresheet
 from scorer.web.db import get_db
+from scorer.web.devices import TOO_MANY_GAMES, device_id, may_create_game
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
@@ -33,13 +36,20 @@ def create_game():  # type: ignore[no-untyped-def]
         game = Game.from_json(data)
     except ScorerError as exc:
         return _error(str(exc), 422)
-    name = data.get("name") if isinstance(data.get("name"), str) else ""
-    game_id = store.create(get_db(), game, name, store.actions_of(game))
+    if not may_create_game(current_app):
+        return _error(TOO_MANY_GAMES, 429)
+    try:
+        name = check_game_name(data.get("name") if isinstance(data.get("name"), str) else "")
+    except ValueError as exc:
+        return _error(str(exc), 422)
+    game_id = store.create(get_db(), game, name, store.actions_of(game), device=device_id())
     return jsonify(id=game_id, url=url_for("play.game_page", game_id=game_id)), 201
 
 
 def _stored(game_id: str) -> store.StoredGame:
     db = get_db()
+    if not re.fullmatch(r"[A-Za-z0-9_-]{1,64}", game_id):
+        abort(404, description="no-game")
     stored = store.load(db, game_id) or store.load(db, game_id, by_share=True)
     if stored is None:
         abort(404, description="no-game")

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import gzip
 import json
+import re
+import unicodedata
 from dataclasses import dataclass
 from typing import Any
 
@@ -20,12 +22,12 @@ from flask import (
     session,
     url_for,
 )
-from werkzeug.exceptions import HTTPException
+from werkzeug.exceptions import HTTPException, SecurityError
 
 from scorer.errors import ScorerError
 from scorer.rules import VARIANTS
 from scorer.scoring import Scoresheet, score
-from scorer.web import store
+from scorer.web import devices, store
 from scorer.web.db import get_db
 from scorer.web.i18n import _, translate_error
 from scorer.web.svg import board_shapes, board_svg
@@ -38,17 +40,22 @@ def is_htmx() -> bool:
     return request.headers.get("HX-Request") == "true"
 
 
+_TOKEN = re.compile(r"^[A-Za-z0-9_-]{1,64}$")  # game ids and share tokens (token_urlsafe)
+
+
 def get_game(game_id: str) -> store.StoredGame:
-    stored = store.load(get_db(), game_id)
+    stored = store.load(get_db(), game_id) if _TOKEN.match(game_id) else None
     if stored is None:
         abort(404, description="no-game")
+    devices.remember(stored, "edit")
     return stored
 
 
 def get_shared(share: str) -> store.StoredGame:
-    stored = store.load(get_db(), share, by_share=True)
+    stored = store.load(get_db(), share, by_share=True) if _TOKEN.match(share) else None
     if stored is None:
         abort(404, description="no-game")
+    devices.remember(stored, "watch")
     return stored
 
 
@@ -176,6 +183,8 @@ _DESCRIPTIONS = {
                 "Nothing here: the game may have been deleted, or the link is incomplete."),
     "csrf": ("Page expired", "This page has expired: reload it and try again."),
     "cross-origin": ("Not allowed", "Requests from another site are refused."),
+    "nul": ("Something is wrong with this request",
+            "The request holds a NUL character, which no field takes: type the text again."),
     "json-only": ("Wrong kind of data", "Send the game as JSON (Content-Type: application/json)."),
 }
 
@@ -219,6 +228,29 @@ def _check_unicode(value: Any) -> None:
             stack.extend(item)
 
 
+def check_game_name(name: str) -> str:
+    """A game name as typed, stripped (empty: the app names it); ValueError with the message
+    when it is too long or holds a control character."""
+    name = name.strip()
+    if len(name) > store.MAX_GAME_NAME:
+        raise ValueError(_("The game name is too long ({n} characters, at most {max}).",
+                           n=len(name), max=store.MAX_GAME_NAME))
+    control = next((c for c in name if unicodedata.category(c) in ("Cc", "Cs")), None)
+    if control is not None:
+        raise ValueError(_("The game name holds a control character (U+{code}): type it again.",
+                           code=f"{ord(control):04X}"))
+    return name
+
+
+def safe_next(target: str) -> str | None:
+    """``target`` when it is a path of this site (``/games/…``), else None: a redirect never
+    leads to another site, whatever a browser would make of tabs, line breaks or backslashes
+    in it (``/\t/evil.example`` is ``//evil.example`` to a browser)."""
+    if re.fullmatch(r"/(?![/\\])[^\x00-\x20\x7f\\]*", target):
+        return target
+    return None
+
+
 def flash_message(text: str, error: bool = False) -> None:
     flash(text, "error" if error else "info")
 
@@ -243,7 +275,14 @@ def _compress(response: Response) -> Response:
     return response
 
 
+def _untrusted_host(_exc: SecurityError) -> Response:
+    """A Host not in TRUSTED_HOSTS: no page can be built for it (its links would name it)."""
+    return Response("This server does not answer for this host name.\n", status=400,
+                    mimetype="text/plain")
+
+
 def init_app(app: Flask) -> None:
+    app.register_error_handler(SecurityError, _untrusted_host)
     app.register_error_handler(HTTPException, _http_error)
     app.after_request(_compress)
     app.jinja_env.globals.update(variants=VARIANTS, board_svg=board_svg)

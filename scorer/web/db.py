@@ -53,6 +53,19 @@ MIGRATIONS: tuple[str | Callable[[Any], None], ...] = (
     ALTER TABLE games ADD COLUMN summary TEXT;
     ALTER TABLE games ADD COLUMN summary_version INTEGER NOT NULL DEFAULT -1;
     """,
+    # The devices that made or opened each game (its edit or read-only link): a device's history
+    # lists those only. Games from before are marked, to stay listed as they were (OLD_GAMES).
+    """
+    CREATE TABLE device_games (
+        device TEXT NOT NULL,
+        game_id TEXT NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+        role TEXT NOT NULL,
+        PRIMARY KEY (device, game_id)
+    );
+    CREATE INDEX device_games_game ON device_games(game_id);
+    ALTER TABLE games ADD COLUMN before_devices INTEGER NOT NULL DEFAULT 0;
+    UPDATE games SET before_devices = 1
+    """,
 )
 
 # The same schema on PostgreSQL. Lists order games of the same second by insertion, which
@@ -63,6 +76,7 @@ POSTGRES_MIGRATIONS: tuple[str | Callable[[Any], None], ...] = (
         "id TEXT PRIMARY KEY,\n        rowid BIGINT GENERATED ALWAYS AS IDENTITY,",
     ),
     MIGRATIONS[1],
+    MIGRATIONS[2],
 )
 
 POSTGRES_SCHEMES = ("postgresql://", "postgres://")

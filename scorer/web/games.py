@@ -6,15 +6,34 @@ import json
 import re
 from typing import Any
 
-from flask import Blueprint, Response, abort, redirect, render_template, request, url_for
+from flask import (
+    Blueprint,
+    Response,
+    abort,
+    current_app,
+    redirect,
+    render_template,
+    request,
+    url_for,
+)
 
 from scorer.errors import ScorerError
 from scorer.game import MAX_NAME_LENGTH, Game, Player
 from scorer.rules import PIECE_COLORS, VARIANTS
 from scorer.web import store
-from scorer.web.common import back_to, flash_message, get_game, parse_json, refuse
+from scorer.web.common import (
+    back_to,
+    check_game_name,
+    flash_message,
+    get_game,
+    parse_json,
+    refuse,
+    safe_next,
+)
 from scorer.web.db import get_db
+from scorer.web.devices import TOO_MANY_GAMES, device_id, may_create_game, old_games_listed
 from scorer.web.i18n import COOKIE, LANGUAGES, _
+from scorer.web.security import served_over_tls
 
 bp = Blueprint("games", __name__)
 
@@ -24,7 +43,12 @@ BONUS_CARDS = 4
 
 @bp.get("/")
 def index() -> str:
-    return render_template("pages/index.html", games=store.history(get_db()))
+    return render_template("pages/index.html", games=_history())
+
+
+def _history() -> list[store.GameSummary]:
+    """This device's games (see ``devices``)."""
+    return store.history(get_db(), device_id(), old=old_games_listed(current_app))
 
 
 def _form_setup() -> dict[str, Any]:
@@ -37,7 +61,7 @@ def _form_setup() -> dict[str, Any]:
     ]
     return {
         "variant": form.get("variant", "")[:10],
-        "name": form.get("game_name", "").strip()[: store.MAX_GAME_NAME],
+        "name": form.get("game_name", "").strip()[: store.MAX_GAME_NAME + 1],
         "players": players,
         "bonus": [form.get(f"bonus_{i}", "").strip()[:4] for i in range(BONUS_CARDS)],
     }
@@ -52,7 +76,7 @@ def _new_form(setup: dict[str, Any] | None = None, error: str | None = None, sta
         }
     return render_template(
         "pages/new.html", setup=setup, error=error, colors=PIECE_COLORS,
-        recent=store.recent_names(get_db()),
+        recent=store.recent_names(get_db(), device_id()),
     ), status
 
 
@@ -76,9 +100,14 @@ def create_game() -> Response | tuple[str, int]:
             return _new_form(setup, _("Bonus card values are whole numbers."), 422)
     try:
         game = Game.new(variant, players, values)
+        name = check_game_name(setup["name"])
     except ScorerError as exc:
         return _new_form(setup, refuse(exc), 422)
-    game_id = store.create(get_db(), game, setup["name"])
+    except ValueError as exc:
+        return _new_form(setup, str(exc), 422)
+    if not may_create_game(current_app):
+        return _new_form(setup, _(TOO_MANY_GAMES), 429)
+    game_id = store.create(get_db(), game, name, device=device_id())
     return redirect(url_for("play.game_page", game_id=game_id), code=303)
 
 
@@ -88,8 +117,7 @@ def import_game() -> Response | tuple[str, int]:
     upload = request.files.get("file")
     text = upload.read().decode("utf-8", "replace") if upload and upload.filename else ""
     text = text or request.form.get("json", "")
-    name = request.form.get("game_name", "") or (upload.filename.rsplit(".", 1)[0]
-                                                  if upload and upload.filename else "")
+    name = request.form.get("game_name", "") or _file_title(upload.filename if upload else "")
     try:
         data = parse_json(text)
     except ValueError as exc:
@@ -101,19 +129,29 @@ def import_game() -> Response | tuple[str, int]:
         game = Game.from_json(data)
     except ScorerError as exc:
         return _index_error(refuse(exc))
-    game_id = store.create(get_db(), game, name, store.actions_of(game))
+    try:
+        name = check_game_name(name)
+    except ValueError as exc:
+        return _index_error(str(exc))
+    if not may_create_game(current_app):
+        return _index_error(_(TOO_MANY_GAMES), 429)
+    game_id = store.create(get_db(), game, name, store.actions_of(game), device=device_id())
     flash_message(_("Game imported."))
     return redirect(url_for("play.game_page", game_id=game_id), code=303)
+
+
+def _file_title(filename: str | None) -> str:
+    """A game name from the imported file's name: what a person could have typed of it."""
+    title = (filename or "").rsplit(".", 1)[0]
+    return "".join(c for c in title if c.isprintable())[: store.MAX_GAME_NAME]
 
 
 def _lower_first(text: str) -> str:
     return text[:1].lower() + text[1:]
 
 
-def _index_error(message: str) -> tuple[str, int]:
-    return render_template(
-        "pages/index.html", games=store.history(get_db()), import_error=message
-    ), 422
+def _index_error(message: str, status: int = 422) -> tuple[str, int]:
+    return render_template("pages/index.html", games=_history(), import_error=message), status
 
 
 @bp.get("/games/<game_id>/export.json")
@@ -128,10 +166,15 @@ def export(game_id: str) -> Response:
 @bp.post("/games/<game_id>/rename")
 def rename(game_id: str) -> Response:
     get_game(game_id)
-    if store.rename(get_db(), game_id, request.form.get("name", "")):
-        flash_message(_("Game renamed."))
+    try:
+        name = check_game_name(request.form.get("name", ""))
+    except ValueError as exc:
+        flash_message(str(exc), error=True)
     else:
-        flash_message(_("A game needs a name."), error=True)
+        if store.rename(get_db(), game_id, name):
+            flash_message(_("Game renamed."))
+        else:
+            flash_message(_("A game needs a name."), error=True)
     if request.form.get("back") == "history":
         return back_to("games.index")
     return back_to("play.game_page", game_id=game_id)
@@ -156,10 +199,9 @@ def delete(game_id: str) -> Response:
 def set_language() -> Response:
     """The language switch: a cookie that wins over the browser's Accept-Language."""
     lang = request.form.get("lang", "")
-    target = request.form.get("next", "")
-    if not target.startswith("/") or target.startswith("//"):
-        target = url_for("games.index")
+    target = safe_next(request.form.get("next", "")) or url_for("games.index")
     response = redirect(target, code=303)
     if lang in LANGUAGES:
-        response.set_cookie(COOKIE, lang, max_age=365 * 24 * 3600, samesite="Lax")
+        response.set_cookie(COOKIE, lang, max_age=365 * 24 * 3600, samesite="Lax",
+                            secure=served_over_tls())
     return response

@@ -89,10 +89,18 @@ _ERRORS_FR: tuple[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]], 
          r"custom ticket\.$",
          r"\g<t> n'est pas un billet de la pioche \g<v> : donnez ses points pour l'ajouter "
          r"comme billet personnalisé."),
-        (r"^A ticket is worth at least 1 point, not (?P<n>-?\d+)\.$",
-         r"Un billet vaut au moins 1 point, pas \g<n>."),
-        (r"^A ticket is worth at most 99 points, not (?P<n>-?\d+)\.$",
-         r"Un billet vaut au plus 99 points, pas \g<n>."),
+        (r"^(?P<p>.+)'s ticket (?P<t>.+) is worth at least 1 point, not (?P<n>-?\d+)\.$",
+         r"Le billet \g<t> de \g<p> vaut au moins 1 point, pas \g<n>."),
+        (r"^(?P<p>.+)'s ticket (?P<t>.+) is worth at most 99 points, not (?P<n>-?\d+)\.$",
+         r"Le billet \g<t> de \g<p> vaut au plus 99 points, pas \g<n>."),
+        (r"^This game holds (?P<n>\d+) steps, more than any table makes: export it and import "
+         r"the file to go on\.$",
+         r"Cette partie compte \g<n> étapes, plus qu'aucune table n'en fait : exportez-la et "
+         r"importez le fichier pour continuer."),
+        (r"^(?P<p>.+) already holds (?P<n>\d+) tickets: no table keeps more \(ticket (?P<t>.+) "
+         r"not added\)\.$",
+         r"\g<p> a déjà \g<n> billets : aucune table n'en garde plus (billet \g<t> non "
+         r"ajouté)."),
         (r"^(?P<p>.+) already holds the ticket (?P<t>.+)\.$", r"\g<p> a déjà le billet \g<t>."),
         (r"^A player can take only one Europe Express card\.$",
          "Un joueur ne peut prendre qu'une carte Europe Express."),
@@ -475,6 +483,12 @@ FR.update({
     "This page has expired: reload it and try again.":
         "Cette page a expiré : rechargez-la et recommencez.",
     "Requests from another site are refused.": "Les requêtes venant d'un autre site sont refusées.",
+    "The request holds a NUL character, which no field takes: type the text again.":
+        "La requête contient un caractère NUL, qu'aucun champ n'accepte : retapez le texte.",
+    "The game name is too long ({n} characters, at most {max}).":
+        "Le nom de la partie est trop long ({n} caractères, au plus {max}).",
+    "The game name holds a control character (U+{code}): type it again.":
+        "Le nom de la partie contient un caractère de contrôle (U+{code}) : retapez-le.",
     "Nothing here: the link may be incomplete or out of date.":
         "Rien ici : le lien est peut-être incomplet ou périmé.",
     "This cannot be done any more: go back and look again.":

@@ -17,13 +17,15 @@ from __future__ import annotations
 
 import fcntl
 import json
+import logging
 import os
 import secrets
 import shutil
 import threading
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -51,9 +53,19 @@ from scorer.web.svg import board_shapes, hit_line
 bp = Blueprint("scan", __name__, url_prefix="/games/<game_id>/scan")
 
 MAX_PHOTO_BYTES = 25 * 1024 * 1024
-KEEP_SCANS = 5  # finished scans kept per game: older ones are deleted
+KEEP_SCANS = 3  # finished scans kept per game: older ones are deleted
+# Disk: a game's scans (photos being read or reviewed) hold at most SCAN_GAME_QUOTA bytes, all
+# games' at most SCAN_DISK_QUOTA; a scan left unfinished SCAN_STALE seconds (its request died)
+# or finished SCAN_KEEP seconds ago is deleted by the next upload of any game.
+_QUOTAS = {"SCAN_GAME_QUOTA": 4 * MAX_PHOTO_BYTES, "SCAN_DISK_QUOTA": 2 * 1024**3,
+           "SCAN_STALE": 3600, "SCAN_KEEP": 2 * 24 * 3600}
+log = logging.getLogger(__name__)
 RECTIFIED_WIDTH = 1200  # px of the rectified photo under the review map
 CORNER_PHOTO_LONG = 1600  # px of the photo shown to place corners by hand
+# Once read, a photo is kept for its review as an upright JPEG of this long side at most (the
+# detector reads 2000 px): a 25 MiB upload becomes ~1 MiB. ``photo.json`` says its scale.
+KEPT_PHOTO_LONG = 2400
+KEPT_PHOTO_BYTES = 2 * 1024 * 1024  # a photo up to this size is kept as it came
 DOUBT_BELOW = 0.75  # a lane read with less confidence is listed first, to check
 
 _slots: threading.BoundedSemaphore | None = None
@@ -93,7 +105,8 @@ class LaneView:
 
 
 def _game_dir(game_id: str) -> Path:
-    return Path(current_app.instance_path) / "scans" / game_id
+    scans = current_app.config.get("SCAN_FOLDER") or Path(current_app.instance_path) / "scans"
+    return Path(scans) / game_id
 
 
 def _scan_dir(game_id: str, scan_id: str, change: bool = False) -> Path:
@@ -151,18 +164,83 @@ def _finished(folder: Path) -> bool:
     return "detection" in result or "error" in result
 
 
-def _prune(game_id: str) -> None:
-    """Keep the newest KEEP_SCANS finished scans of a game; scans still being read are left
-    alone (another phone's upload may be waiting for a detection slot)."""
+def _prune(game_id: str, keep: int = KEEP_SCANS) -> None:
+    """Keep the newest ``keep`` finished scans of a game; scans still being read are left
+    alone (another phone's upload may be waiting for a detection slot) unless stale."""
     finished = []
-    for folder in _game_dir(game_id).iterdir():
-        try:
-            finished.append((folder.stat().st_mtime, folder))
+    stale = time.time() - current_app.config["SCAN_STALE"]
+    for folder in _folders(_game_dir(game_id)):
+        try:  # a scan being made has no scan.json yet: its folder's own time then
+            mtime = max(folder.stat().st_mtime, _modified(folder / "scan.json"))
         except FileNotFoundError:  # removed meanwhile by another request
             continue
-    finished = sorted((item for item in finished if _finished(item[1])), reverse=True)
-    for _mtime, old in finished[KEEP_SCANS:]:
+        if _finished(folder):
+            finished.append((mtime, folder))
+        elif mtime < stale:  # its request died (a killed process) before it finished
+            shutil.rmtree(folder, ignore_errors=True)
+    finished.sort(reverse=True)
+    for _mtime, old in finished[keep:]:
         shutil.rmtree(old, ignore_errors=True)
+
+
+def _modified(path: Path) -> float:
+    try:
+        return path.stat().st_mtime
+    except FileNotFoundError:
+        return 0.0
+
+
+def _folders(path: Path) -> list[Path]:
+    try:
+        return [p for p in path.iterdir() if p.is_dir()]
+    except FileNotFoundError:
+        return []
+
+
+def _size(path: Path) -> int:
+    total = 0
+    for root, _dirs, files in os.walk(path):
+        for name in files:
+            try:
+                total += os.stat(os.path.join(root, name)).st_size
+            except FileNotFoundError:
+                continue
+    return total
+
+
+def _make_room(game_id: str, incoming: int) -> bool:
+    """Prune so that ``incoming`` more bytes fit both quotas; False when they still do not
+    (the upload is then refused, nothing kept)."""
+    config = current_app.config
+    _prune(game_id)
+    if _size(_game_dir(game_id)) + incoming > config["SCAN_GAME_QUOTA"]:
+        _prune(game_id, keep=0)
+        if _size(_game_dir(game_id)) + incoming > config["SCAN_GAME_QUOTA"]:
+            return False
+    scans = _game_dir(game_id).parent
+    _sweep(scans)
+    if _size(scans) + incoming <= config["SCAN_DISK_QUOTA"]:
+        return True
+    for game in _folders(scans):  # still full: each game keeps its newest review only
+        _prune(game.name, keep=1)
+    return _size(scans) + incoming <= config["SCAN_DISK_QUOTA"]
+
+
+_swept = [0.0]  # when this process last swept every game's scans
+
+
+def _sweep(scans: Path, every: float = 60.0) -> None:
+    """Delete, in every game, the scans finished SCAN_KEEP ago (reviews nobody went back to)
+    and those left unfinished SCAN_STALE ago: at most once a minute."""
+    if time.monotonic() - _swept[0] < every:
+        return
+    _swept[0] = time.monotonic()
+    old = time.time() - current_app.config["SCAN_KEEP"]
+    for game in _folders(scans):
+        for folder in _folders(game):
+            if _finished(folder) and _modified(folder / "scan.json") < old:
+                shutil.rmtree(folder, ignore_errors=True)
+        _prune(game.name)
 
 
 # --- detection ------------------------------------------------------------------------------
@@ -172,29 +250,88 @@ class ScannerBusy(Exception):
     """Every detection slot stayed taken for SCAN_WAIT seconds: nothing was read."""
 
 
-def _run_detection(stored: store.StoredGame, folder: Path,
-                   corners: list[list[float]] | None = None) -> None:
-    """Detect the lanes on the stored photo and store the result (or why it failed)."""
-    from scorer.vision import detect  # OpenCV loads with the first scan, not with the app
-
-    game = stored.game
+@contextmanager
+def _detection_slot() -> Iterator[None]:
+    """Hold one of the SCAN_WORKERS slots: every decode of a photo (the detection, the
+    rectified and corner views) runs inside one, so their memory adds up to SCAN_WORKERS
+    decodes at most, whatever the mix of requests. Raises ScannerBusy after SCAN_WAIT s."""
     slots = _slots
     assert slots is not None
     if not slots.acquire(timeout=current_app.config["SCAN_WAIT"]):
         raise ScannerBusy
     try:
-        data = (folder / "photo").read_bytes()
-        detection = detect(data, game.board, [p.color for p in game.players], corners)
-        _write_rectified(data, detection, game.board, folder)
-    except ScorerError as exc:
-        with _locked(folder):
-            result = _read(folder / "scan.json")
-            result["error"] = str(exc)
-            result["rejected"] = type(exc).__name__ == "ImageRejected"
-            _write(folder / "scan.json", result)
-        return
+        yield
     finally:
         slots.release()
+
+
+def _run_detection(stored: store.StoredGame, folder: Path,
+                   corners: list[list[float]] | None = None) -> None:
+    """Detect the lanes on the stored photo and store the result (or why it failed).
+
+    The detector runs in a thread of its own that holds the detection slot until it returns;
+    the request waits for it SCAN_TIME_LIMIT seconds at most, then says so and ends the scan.
+    With SCAN_ISOLATED (the default) the detector itself runs in a child process, killed at
+    that limit, which gives the slot back; in the app's own process (tests that replace the
+    detector) a detector that never returned would keep its slot, so the memory bound holds.
+    """
+    from scorer.vision import detect  # OpenCV loads with the first scan, not with the app
+
+    game = stored.game
+    colors = [p.color for p in game.players]
+    limit = float(current_app.config["SCAN_TIME_LIMIT"])
+    isolated = bool(current_app.config["SCAN_ISOLATED"])
+    slots = _slots
+    assert slots is not None
+    if not slots.acquire(timeout=current_app.config["SCAN_WAIT"]):
+        raise ScannerBusy
+    outcome: dict[str, Any] = {}
+    done = threading.Event()
+
+    def read() -> None:
+        try:
+            data = (folder / "photo").read_bytes()
+            scale = _photo_scale(folder)  # corners come and go in the uploaded photo's pixels
+            kept_corners = [[x / scale, y / scale] for x, y in corners] if corners else None
+            if isolated:
+                detection = _detect_in_child(data, game.board.name, colors, kept_corners, limit)
+            else:
+                detection = detect(data, game.board, colors, kept_corners)
+            _write_rectified(data, detection, game.board, folder)
+            outcome["detection"] = _in_photo_pixels(detection, scale)
+            _keep_reduced(folder, data)
+        except ScorerError as exc:
+            outcome["error"] = exc
+            if type(exc).__name__ != "ImageRejected":
+                try:  # the corners page shows the photo next: reduced here, in the slot
+                    _shown_photo(folder, in_slot=True)
+                    _keep_reduced(folder, data)
+                except (ScorerError, OSError):
+                    pass
+        except TookTooLong:
+            log.warning("detection of %s killed after SCAN_TIME_LIMIT", folder)
+            outcome["timeout"] = True
+        except Exception:  # a detector's failure must not leave a scan that never finishes
+            log.exception("detection failed on %s", folder)
+            outcome["failure"] = True
+        finally:
+            slots.release()
+            done.set()
+
+    threading.Thread(target=read, name="detection", daemon=True).start()
+    # isolated: the child is killed at the limit; the rest (rectified view) takes a second
+    if not done.wait(limit + 30 if isolated else limit) or "timeout" in outcome:
+        log.warning("detection of %s still running after SCAN_TIME_LIMIT", folder)
+        _failed(folder, "Reading this photo took too long: try another photo.", True)
+        return
+    if "error" in outcome:
+        error = outcome["error"]
+        _failed(folder, str(error), type(error).__name__ == "ImageRejected")
+        return
+    if "failure" in outcome:
+        _failed(folder, "The photo could not be read: try another photo.", True)
+        return
+    detection = outcome["detection"]
     by_color = {p.color: p.name for p in game.players}
     lanes = {
         r.route: {"owner": by_color.get(r.owner) if r.owner else None,
@@ -208,6 +345,127 @@ def _run_detection(stored: store.StoredGame, folder: Path,
             "lanes": lanes, "stations": {c: p for c, p in stations.items() if p},
             "proposed": {}, "photo_size": list(detection.photo_size),
         })
+
+
+def _photo_scale(folder: Path) -> float:
+    """Pixels of the uploaded photo per pixel of the photo kept (1: kept as uploaded)."""
+    try:
+        return float(_read(folder / "photo.json")["scale"])
+    except (OSError, ValueError, KeyError):
+        return 1.0
+
+
+def _keep_reduced(folder: Path, data: bytes) -> None:
+    """Keep the photo for its review as an upright JPEG of KEPT_PHOTO_LONG px at most (in a
+    detection slot: it decodes). A small photo, or one reduced already, stays as it is."""
+    import cv2
+
+    from scorer.vision.decode import decode_scaled
+
+    if len(data) <= KEPT_PHOTO_BYTES or (folder / "photo.json").exists():
+        return
+    image, scale = decode_scaled(data, KEPT_PHOTO_LONG)
+    shrink = min(1.0, KEPT_PHOTO_LONG / max(image.shape[:2]))
+    if shrink < 1:
+        size = (round(image.shape[1] * shrink), round(image.shape[0] * shrink))
+        image, scale = cv2.resize(image, size, interpolation=cv2.INTER_AREA), scale * shrink
+    ok, jpeg = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, 92])
+    if not ok:
+        return
+    tmp = folder / f"photo.{secrets.token_hex(4)}.tmp"
+    tmp.write_bytes(jpeg.tobytes())
+    _write(folder / "photo.json", {"scale": 1 / scale})
+    tmp.replace(folder / "photo")
+
+
+def _in_photo_pixels(detection: Any, scale: float) -> Any:
+    """A detection read on the kept photo, in the uploaded photo's pixels."""
+    if scale == 1.0:
+        return detection
+    import numpy as np
+
+    homography = np.diag([scale, scale, 1.0]) @ np.array(
+        detection.homography, dtype=np.float64).reshape(3, 3)
+    width, height = detection.photo_size
+    return replace(
+        detection, corners=tuple((x * scale, y * scale) for x, y in detection.corners),
+        homography=tuple(float(v) for v in homography.ravel()),
+        photo_size=(round(width * scale), round(height * scale)),
+    )
+
+
+class TookTooLong(Exception):
+    """The detector's child process ran past SCAN_TIME_LIMIT and was killed."""
+
+
+_children: list[Any] = []  # the forkserver context, made on the first isolated detection
+
+
+def _detect_in_child(data: bytes, board: str, colors: list[str],
+                     corners: list[list[float]] | None, limit: float) -> Any:
+    """``scorer.vision.detect`` in a child process (forked from a server process that has the
+    detector imported), killed after ``limit`` seconds: TookTooLong. Raises the detector's
+    ImageRejected or BoardNotFound as it would; RuntimeError when the child died."""
+    import multiprocessing
+
+    from scorer.vision.errors import BoardNotFound, ImageRejected
+
+    if not _children:
+        context = multiprocessing.get_context("forkserver")
+        context.set_forkserver_preload(["scorer.web.scan", "scorer.vision"])
+        _children.append(context)
+    context = _children[0]
+    receive, send = context.Pipe(duplex=False)
+    child = context.Process(target=_detect_child, args=(send, data, board, colors, corners),
+                            name="detection", daemon=True)
+    child.start()
+    send.close()
+    try:
+        if not receive.poll(limit):
+            raise TookTooLong
+        kind, value = receive.recv()
+    except EOFError:  # it died without answering (killed, out of memory)
+        kind, value = "failure", "the detector stopped"
+    finally:
+        if child.is_alive():
+            child.kill()
+        child.join(5)
+        receive.close()
+    if kind == "ok":
+        return value
+    if kind == "rejected":
+        raise ImageRejected(value)
+    if kind == "not-found":
+        raise BoardNotFound(value)
+    raise RuntimeError(f"{value} (exit code {child.exitcode})")
+
+
+def _detect_child(send: Any, data: bytes, board: str, colors: list[str],
+                  corners: list[list[float]] | None) -> None:
+    """In the child process: detect and send back the detection, or why there is none."""
+    from scorer.boards import load_board
+    from scorer.vision import detect
+    from scorer.vision.errors import ImageRejected
+
+    try:
+        answer: tuple[str, Any] = ("ok", detect(data, load_board(board), colors, corners))
+    except ImageRejected as exc:
+        answer = ("rejected", str(exc))
+    except ScorerError as exc:
+        answer = ("not-found", str(exc))
+    except BaseException as exc:  # whatever it is, the parent says so
+        answer = ("failure", repr(exc))
+    send.send(answer)
+    send.close()
+
+
+def _failed(folder: Path, message: str, rejected: bool) -> None:
+    """Store why the reading failed: the scan is finished (and pruned like any other)."""
+    with _locked(folder):
+        result = _read(folder / "scan.json")
+        result["error"] = message
+        result["rejected"] = rejected
+        _write(folder / "scan.json", result)
 
 
 def _write_rectified(data: bytes, detection: Any, board: Any, folder: Path) -> None:
@@ -310,6 +568,14 @@ def upload(game_id: str) -> Response | tuple[str, int]:
                                        mb=MAX_PHOTO_BYTES // (1024 * 1024)), 413)
     if not data:
         return _upload_error(stored, _("The file is empty: take the photo again."), 400)
+    from scorer.vision.decode import NOT_A_PHOTO, photo_format
+
+    if not photo_format(data[:16]):  # refused from its first bytes: nothing decoded or kept
+        return _upload_error(stored, refuse(NOT_A_PHOTO), 415)
+    if not _make_room(game_id, len(data)):
+        return _upload_error(stored, _("No room for more photos on the server right now: "
+                                       "apply or leave the photos being reviewed, then try "
+                                       "again."), 507)
     scan_id = secrets.token_urlsafe(9)
     folder = _game_dir(game_id) / scan_id
     folder.mkdir(parents=True)
@@ -329,9 +595,15 @@ def upload(game_id: str) -> Response | tuple[str, int]:
     return back_to("scan.review", game_id=game_id, scan_id=scan_id)
 
 
-def _upload_error(stored: store.StoredGame, message: str, status: int) -> tuple[str, int]:
-    return render_template("pages/scan.html", stored=stored, game=stored.game, error=message,
-                           max_mb=MAX_PHOTO_BYTES // (1024 * 1024)), status
+def _upload_error(stored: store.StoredGame, message: str, status: int) -> Response | tuple:
+    page = render_template("pages/scan.html", stored=stored, game=stored.game, error=message,
+                           max_mb=MAX_PHOTO_BYTES // (1024 * 1024))
+    if not is_htmx():
+        return page, status
+    # The form swaps nothing (hx-swap none): show the page with its message instead, also for
+    # a busy or full server, whose 5xx htmx would not swap.
+    return Response(page, status=422 if status >= 500 else status,
+                    headers={"HX-Retarget": "body", "HX-Reswap": "innerHTML"})
 
 
 @bp.get("/<scan_id>")
@@ -628,8 +900,9 @@ def rectified(game_id: str, scan_id: str) -> Response:
     return send_file(path, mimetype="image/jpeg", max_age=3600)
 
 
-def _shown_photo(folder: Path) -> float:
-    """Write the reduced upright photo the corners are placed on; returns photo px per its px."""
+def _shown_photo(folder: Path, in_slot: bool = False) -> float:
+    """Write the reduced upright photo the corners are placed on; returns photo px per its px.
+    Decodes in a detection slot (``in_slot``: the caller holds one)."""
     import cv2
 
     from scorer.vision.decode import decode_scaled
@@ -637,9 +910,15 @@ def _shown_photo(folder: Path) -> float:
     meta = folder / "shown.json"
     if meta.exists():
         return float(_read(meta)["factor"])
+    if not in_slot:  # a scan failed before it was made here (older version): decode in the pool
+        with _detection_slot():
+            return _shown_photo(folder, in_slot=True)
     image, scale = decode_scaled((folder / "photo").read_bytes(), CORNER_PHOTO_LONG)
+    scale /= _photo_scale(folder)  # shown px per px of the photo as uploaded
     ok, jpeg = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, 80])
-    (folder / "shown.jpg").write_bytes(jpeg.tobytes())
+    tmp = folder / f"shown.{secrets.token_hex(4)}.tmp"  # two phones may make it at once
+    tmp.write_bytes(jpeg.tobytes())
+    tmp.replace(folder / "shown.jpg")
     _write(meta, {"factor": 1 / scale})
     return 1 / scale
 
@@ -658,9 +937,14 @@ def photo(game_id: str, scan_id: str) -> Response:
 def corners_page(game_id: str, scan_id: str) -> tuple[str, int] | str:
     stored = get_game(game_id)
     folder = _scan_dir(game_id, scan_id)
-    result = _read(folder / "scan.json")
     try:
+        result = _read(folder / "scan.json")
         factor = _shown_photo(folder)
+    except FileNotFoundError:  # pruned meanwhile (newer photos of the game)
+        abort(404)
+    except ScannerBusy:
+        return render_template("pages/scan_failed.html", stored=stored, scan_id=scan_id,
+                               error=_busy_message(), can_place_corners=True), 503
     except ScorerError as exc:  # not an image at all: nothing to place corners on
         return render_template("pages/scan_failed.html", stored=stored, scan_id=scan_id,
                                error=refuse(exc), can_place_corners=False), 422
@@ -700,6 +984,10 @@ def init_app(app: Flask) -> None:
     global _slots
     app.config.setdefault("SCAN_WORKERS", 2)
     app.config.setdefault("SCAN_WAIT", 60)
+    app.config.setdefault("SCAN_TIME_LIMIT", 60)
+    app.config.setdefault("SCAN_ISOLATED", True)
+    for key, value in _QUOTAS.items():
+        app.config.setdefault(key, value)
     _slots = threading.BoundedSemaphore(app.config["SCAN_WORKERS"])
     # First of all before-request hooks: the CSRF check reads the form, hence the body.
     app.before_request_funcs.setdefault(None, []).insert(0, _allow_photo_upload)
@@ -726,6 +1014,13 @@ FR.update({
     "The file is empty: take the photo again.": "Le fichier est vide : reprenez la photo.",
     "The scanner is busy with other photos: try again in a moment.":
         "Le lecteur traite d'autres photos : réessayez dans un instant.",
+    "No room for more photos on the server right now: apply or leave the photos being "
+    "reviewed, then try again.": "Plus de place pour des photos sur le serveur pour l'instant : "
+    "appliquez ou abandonnez les photos en cours de vérification, puis réessayez.",
+    "The photo could not be read: try another photo.":
+        "La photo n'a pas pu être lue : essayez-en une autre.",
+    "Reading this photo took too long: try another photo.":
+        "La lecture de cette photo a pris trop de temps : essayez-en une autre.",
     "Check the photo": "Vérifiez la photo",
     "{count} lane claimed on the photo": "{count} voie prise sur la photo",
     "{count} lanes claimed on the photo": "{count} voies prises sur la photo",

@@ -1,4 +1,14 @@
-"""CSRF tokens for pages and forms, the same-origin rule of the JSON API, response headers."""
+"""CSRF tokens for pages and forms, the same-origin rule of the JSON API, response headers,
+and where the server is reached from.
+
+Behind a proxy or on the Internet, the ``Host`` header is the client's to write: with
+``PUBLIC_URL`` set (``https://scores.example.org``) the share and QR links are built on it and
+the API's same-origin rule compares with it, never with ``Host``; Flask's ``TRUSTED_HOSTS``
+refuses other hosts outright (400). Behind a proxy that ends TLS, waitress takes the client's
+address and scheme from the proxy's ``X-Forwarded-*`` headers when told to trust it
+(``--trusted-proxy``, see the README). Cookies are ``Secure`` whenever the page was served over
+TLS (directly, through a trusted proxy, or with a ``PUBLIC_URL`` in https).
+"""
 
 from __future__ import annotations
 
@@ -6,7 +16,8 @@ import hmac
 import secrets
 from urllib.parse import urlsplit
 
-from flask import Flask, abort, request, session
+from flask import Flask, abort, request, session, url_for
+from flask.sessions import SecureCookieSessionInterface
 
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 CSRF_FIELD = "csrf_token"
@@ -37,7 +48,7 @@ def _check_api_request() -> None:
     """The JSON API has no token: it takes only JSON bodies and refuses other sites."""
     origin = request.headers.get("Origin")
     if origin and origin != "null":
-        if urlsplit(origin).netloc.lower() != request.host.lower():
+        if urlsplit(origin).netloc.lower() != own_host():
             abort(403, description="cross-origin")
     elif origin == "null":
         abort(403, description="cross-origin")
@@ -57,7 +68,54 @@ def _headers(response):  # type: ignore[no-untyped-def]
     return response
 
 
+def own_host() -> str:
+    """This site's host[:port] as its visitors reach it: from PUBLIC_URL when configured."""
+    from flask import current_app
+
+    public = current_app.config.get("PUBLIC_URL")
+    return (urlsplit(public).netloc if public else request.host).lower()
+
+
+def external_url(endpoint: str, **values: str) -> str:
+    """A full link to give away (share link, QR code): on PUBLIC_URL when configured."""
+    from flask import current_app
+
+    public = current_app.config.get("PUBLIC_URL")
+    if not public:
+        return url_for(endpoint, _external=True, **values)
+    return public.rstrip("/") + url_for(endpoint, **values)
+
+
+def served_over_tls() -> bool:
+    from flask import current_app
+
+    return request.is_secure or str(current_app.config.get("PUBLIC_URL", "")).startswith("https:")
+
+
+class _SessionInterface(SecureCookieSessionInterface):
+    """Flask's signed-cookie session, its cookie ``Secure`` when the page came over TLS."""
+
+    def get_cookie_secure(self, app: Flask) -> bool:
+        return bool(app.config["SESSION_COOKIE_SECURE"]) or served_over_tls()
+
+
+def _refuse_nul() -> None:
+    """A NUL in the query or a form field: no text field takes one (PostgreSQL could not even
+    store it), so the request is refused before any view reads it. (The path's game ids and
+    share tokens are checked for their form before any query, its route and city names are
+    looked up on the board.)"""
+    if any("\x00" in k or "\x00" in v for k, v in request.args.items(multi=True)):
+        abort(400, description="nul")
+    if request.method not in SAFE_METHODS and request.mimetype in (
+            "application/x-www-form-urlencoded", "multipart/form-data"):
+        if any("\x00" in k or "\x00" in v for k, v in request.form.items(multi=True)):
+            abort(400, description="nul")
+
+
 def init_app(app: Flask) -> None:
+    app.config.setdefault("PUBLIC_URL", "")
+    app.session_interface = _SessionInterface()
+    app.before_request(_refuse_nul)
     app.before_request(_check_csrf)
     app.after_request(_headers)
     app.jinja_env.globals["csrf_token"] = csrf_token

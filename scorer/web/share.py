@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import segno
-from flask import Blueprint, Response, render_template, request, url_for
+from flask import Blueprint, Response, render_template, request
 from markupsafe import Markup
 
 from scorer.web.common import get_game, get_shared, is_htmx, live_context
+from scorer.web.security import external_url
 
 bp = Blueprint("share", __name__)
 
@@ -20,10 +21,10 @@ def qr_svg(text: str) -> Markup:
 @bp.get("/games/<game_id>/share")
 def share_page(game_id: str) -> str:
     stored = get_game(game_id)
-    watch_url = url_for("share.watch", share=stored.share, _external=True)
+    watch_url = external_url("share.watch", share=stored.share)
     return render_template(
         "pages/share.html", stored=stored, watch_url=watch_url, qr=qr_svg(watch_url),
-        edit_url=url_for("play.game_page", game_id=stored.id, _external=True),
+        edit_url=external_url("play.game_page", game_id=stored.id),
     )
 
 

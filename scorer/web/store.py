@@ -16,6 +16,7 @@ from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from typing import Any
 
+from scorer.errors import IllegalMove
 from scorer.game import (
     Action,
     AddTicket,
@@ -30,6 +31,9 @@ from scorer.scoring import score
 from scorer.web.db import Connection, transaction
 
 MAX_GAME_NAME = 80
+# Steps a game's log may hold: a real game makes a few hundred taps; 5,000 replay in ~60 ms, so a
+# script tapping for days cannot make a game whose every Undo holds up the other tables.
+MAX_ACTIONS = 10_000
 _CACHE_SIZE = 64
 
 
@@ -126,9 +130,11 @@ def actions_of(game: Game) -> list[Action]:
 
 
 def create(
-    db: Connection, game: Game, name: str = "", actions: Sequence[Action] = ()
+    db: Connection, game: Game, name: str = "", actions: Sequence[Action] = (),
+    device: str | None = None,
 ) -> str:
-    """Store a new game (its setup and an initial log); returns its id."""
+    """Store a new game (its setup and an initial log); returns its id. ``device``: the device
+    that made it, whose history lists it."""
     game_id = secrets.token_urlsafe(16)
     share = secrets.token_urlsafe(16)
     now = _now()
@@ -144,7 +150,34 @@ def create(
             "INSERT INTO actions (game_id, seq, action, created) VALUES (?, ?, ?, ?)",
             [(game_id, i, json.dumps(a.to_json()), now) for i, a in enumerate(actions)],
         )
+        if device:
+            db.execute("INSERT INTO device_games (device, game_id, role) VALUES (?, ?, 'edit')",
+                       (device, game_id))
     return game_id
+
+
+ROLES = ("watch", "edit")  # what a device holds of a game: its read-only link, or its edit link
+
+
+def join(db: Connection, device: str, game_id: str, role: str) -> None:
+    """List the game in the device's history (a device that opened its edit link keeps that,
+    even when it opens the read-only link later)."""
+    row = db.execute("SELECT role FROM device_games WHERE device = ? AND game_id = ?",
+                     (device, game_id)).fetchone()
+    if row is not None and ROLES.index(row["role"]) >= ROLES.index(role):
+        return
+    with transaction(db):
+        db.execute(
+            "INSERT INTO device_games (device, game_id, role) VALUES (?, ?, ?)"
+            " ON CONFLICT (device, game_id) DO UPDATE SET role = excluded.role",
+            (device, game_id, role),
+        )
+
+
+def forget(db: Connection, device: str, game_id: str) -> None:
+    """Take the game off the device's history (the game itself stays)."""
+    with transaction(db):
+        db.execute("DELETE FROM device_games WHERE device = ? AND game_id = ?", (device, game_id))
 
 
 def load(db: Connection, key: str, *, by_share: bool = False) -> StoredGame | None:
@@ -190,6 +223,9 @@ def record(db: Connection, game_id: str, action: Action) -> StoredGame:
         stored = load(db, game_id)
         if stored is None:
             raise KeyError(game_id)
+        if stored.cursor >= MAX_ACTIONS:
+            raise IllegalMove(f"This game holds {MAX_ACTIONS} steps, more than any table makes: "
+                              "export it and import the file to go on.")
         game = stored.game.copy()
         game.apply(action)
         now = _now()
@@ -261,6 +297,8 @@ def delete(db: Connection, game_id: str) -> bool:
 @dataclass(frozen=True)
 class GameSummary:
     id: str
+    share: str
+    role: str  # "edit": listed with its edit link; "watch": its read-only link only
     name: str
     variant: str
     players: tuple[dict[str, str], ...]
@@ -270,11 +308,18 @@ class GameSummary:
     updated: str
 
 
-def history(db: Connection, limit: int = 200) -> list[GameSummary]:
-    """Games, most recently changed first, with their current winners (cached per version)."""
+def history(db: Connection, device: str | None = None, *, old: bool = True,
+            limit: int = 200) -> list[GameSummary]:
+    """The games a device made or opened (``device`` None: every game), most recently changed
+    first, with their current winners (cached per version). ``old``: also the games made before
+    devices were told apart, as every device listed them then."""
     rows = db.execute(
-        "SELECT id, name, variant, setup, cursor, version, created, updated, summary,"
-        " summary_version FROM games ORDER BY updated DESC, rowid DESC LIMIT ?", (limit,)
+        "SELECT g.id, g.share, g.name, g.variant, g.setup, g.cursor, g.version, g.created,"
+        " g.updated, g.summary, g.summary_version, d.role FROM games g"
+        " LEFT JOIN device_games d ON d.game_id = g.id AND d.device = ?"
+        " WHERE ? OR d.role IS NOT NULL OR (? AND g.before_devices = 1)"
+        " ORDER BY g.updated DESC, g.rowid DESC LIMIT ?",
+        (device or "", device is None, old, limit),
     ).fetchall()
     result = []
     for row in rows:
@@ -289,17 +334,23 @@ def history(db: Connection, limit: int = 200) -> list[GameSummary]:
                     (json.dumps(list(winners)), row["version"], row["id"]),
                 )
         result.append(GameSummary(
-            id=row["id"], name=row["name"], variant=row["variant"],
+            id=row["id"], share=row["share"], role=row["role"] or "edit", name=row["name"],
+            variant=row["variant"],
             players=tuple(json.loads(row["setup"])["players"]), winners=winners,
             actions=row["cursor"], created=row["created"], updated=row["updated"],
         ))
     return result
 
 
-def recent_names(db: Connection, limit: int = 12) -> list[str]:
-    """Player names of the latest games, most recent first, each once."""
+def recent_names(db: Connection, device: str | None = None, limit: int = 12) -> list[str]:
+    """Player names of the device's latest games (``device`` None: of any game), most recent
+    first, each once."""
     names: dict[str, None] = {}
-    for row in db.execute("SELECT setup FROM games ORDER BY created DESC, rowid DESC LIMIT 30"):
+    rows = db.execute(
+        "SELECT g.setup FROM games g WHERE ? OR g.id IN"
+        " (SELECT game_id FROM device_games WHERE device = ? AND role = 'edit')"
+        " ORDER BY g.created DESC, g.rowid DESC LIMIT 30", (device is None, device or ""))
+    for row in rows:
         for player in json.loads(row["setup"])["players"]:
             names.setdefault(player["name"], None)
     return list(names)[:limit]

@@ -156,11 +156,13 @@ def single_lanes(count: int, board_name: str = "europe") -> list[str]:
 
 
 @contextmanager
-def thread_server(app: Any, threads: int = 8) -> Iterator[int]:
-    """Serve ``app`` with waitress on a free loopback port in a daemon thread; yields the port."""
+def thread_server(app: Any, threads: int = 8, **options: Any) -> Iterator[int]:
+    """Serve ``app`` with waitress on a free loopback port in a daemon thread; yields the port.
+    ``options``: more of waitress' settings (``trusted_proxy``...)."""
     from waitress.server import create_server
 
-    server = create_server(app, host=LOOPBACK, port=0, threads=threads, channel_timeout=30)
+    server = create_server(app, host=LOOPBACK, port=0, threads=threads,
+                           **{"channel_timeout": 30, **options})
     closing = threading.Event()
 
     def run() -> None:
@@ -186,13 +188,13 @@ def serve_command(threads: int) -> tuple[dict[str, str], list[str]]:
     with the environment assignments written before it (``VAR=value waitress-serve ...``): the
     tests and benchmarks run the production server with the options the Makefile gives."""
     makefile = (ROOT / "Makefile").read_text()
-    variables = dict(re.findall(r"^(\w+)\s*[:?]?=\s*(.*?)\s*$", makefile, re.M))
+    variables = dict(re.findall(r"^(\w+)[ \t]*[:?]?=[ \t]*(.*?)[ \t]*$", makefile, re.M))
     variables.update(HOST=LOOPBACK, PORT="0", THREADS=str(threads))
     recipe = re.search(r"^serve:.*\n((?:\t.*\n)+)", makefile, re.M)
     assert recipe, "no serve target in the Makefile"
     line = next(ln for ln in recipe.group(1).splitlines() if "waitress-serve" in ln)
-    words = [re.sub(r"\$\((\w+)\)", lambda m: variables.get(m.group(1), ""), w)
-             for w in shlex.split(line.strip())]
+    line = re.sub(r"\$\((\w+)\)", lambda m: variables.get(m.group(1), ""), line)
+    words = shlex.split(line.strip())
     program = next(i for i, w in enumerate(words) if "waitress-serve" in w)
     env = dict(w.split("=", 1) for w in words[:program] if re.match(r"\w+=", w))
     return env, [sys.executable, "-m", "waitress", *words[program + 1:]]

@@ -7,15 +7,23 @@ pool's slots itself and gives them back when it wants the uploads to go on."""
 
 from __future__ import annotations
 
+import io
 import secrets
 import shutil
 import time
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 
+from PIL import Image
+
 from scorer.web import create_app, scan
 from tests.hardening.databases import app_config
 from tests.hardening.live import Phone, players, thread_server
+
+# A photo of no board: it goes through to the detector, which reads "no board" quickly.
+_buffer = io.BytesIO()
+Image.new("RGB", (64, 64), (128, 128, 128)).save(_buffer, "JPEG")
+NOT_A_BOARD = _buffer.getvalue()
 
 
 def upload(phone: Phone, game: str, data: bytes):  # type: ignore[no-untyped-def]
@@ -29,9 +37,9 @@ def upload(phone: Phone, game: str, data: bytes):  # type: ignore[no-untyped-def
 
 
 @contextmanager
-def served(tmp_path, workers: int, wait: float):  # type: ignore[no-untyped-def]
+def served(tmp_path, workers: int, wait: float, **config):  # type: ignore[no-untyped-def]
     app = create_app({**app_config(tmp_path, "db.sqlite3"), "SECRET_KEY": "pool",
-                      "SCAN_WORKERS": workers, "SCAN_WAIT": wait})
+                      "SCAN_WORKERS": workers, "SCAN_WAIT": wait, **config})
     slots = scan._slots
     games: list[str] = []
     try:
@@ -50,7 +58,7 @@ def test_an_upload_finding_the_pool_full_waits_then_gets_busy_and_keeps_nothing(
         assert slots.acquire(timeout=1) and slots.acquire(timeout=1)  # every slot taken
         try:
             start = time.monotonic()
-            answer = upload(phone, game, b"not a photo at all")
+            answer = upload(phone, game, NOT_A_BOARD)
             waited = time.monotonic() - start
         finally:
             slots.release()
@@ -75,7 +83,7 @@ def test_uploads_waiting_together_for_the_pool_do_not_delete_each_others_photos(
             with ThreadPoolExecutor(4) as pool:
                 futures = []
                 for phone in phones:
-                    futures.append(pool.submit(upload, phone, game, b"not a photo at all"))
+                    futures.append(pool.submit(upload, phone, game, NOT_A_BOARD))
                     time.sleep(0.3)  # each one saved its photo and is waiting for the slot
                 time.sleep(0.5)
                 slots.release()
@@ -86,5 +94,5 @@ def test_uploads_waiting_together_for_the_pool_do_not_delete_each_others_photos(
                 slots.release()
             for phone in (owner, *phones):
                 phone.close()
-        # Garbage is read as "not a board": a redirect to the failed scan, never a 500.
+        # A photo of no board is read as "not a board": a redirect to the failed scan, never a 500.
         assert [a.status for a in answers] == [303] * 4

@@ -80,9 +80,10 @@ def test_apply_records_the_photo_as_one_undoable_step(client, usa_photo):
     done = client.post(url + "/apply")
     assert done.status_code == 303
     after = owners(client, game_id)
-    # Exactly what the review showed, lane by lane, the doubtful lanes included
+    # Exactly what the review showed, lane by lane, the doubtful lanes included (a doubtful
+    # lane shown with a player: test_apply_sets_exactly_the_owners_the_review_shows_*)
     assert after == {rid: owner for rid, owner in shown.items() if owner}
-    assert after and re.search(r"data-owner=\"\w+\" data-doubtful", page)
+    assert after
     undo = client.post(f"/games/{game_id}/undo")
     assert undo.status_code in (200, 303)
     assert owners(client, game_id) == {}
@@ -121,8 +122,8 @@ def test_apply_shows_what_it_changes_against_claims_already_entered(client, usa_
     ("payload", "status", "text"),
     [
         (b"", 400, "empty"),
-        (b"just some text, not a photo", 422, "not an image"),
-        (Image.new("RGB", (10, 10)).tobytes()[:5], 422, "not an image"),
+        (b"just some text, not a photo", 415, "not an image"),
+        (Image.new("RGB", (10, 10)).tobytes()[:5], 415, "not an image"),
     ],
 )
 def test_bad_files_get_a_clear_message_and_change_nothing(client, usa, payload, status, text):
@@ -201,7 +202,7 @@ DOUBTS = {
 def doubtful_scan(client, usa, monkeypatch):
     """A scan of the 2-player USA game (Ann red, Bob blue) read as ``DOUBTS`` says."""
     monkeypatch.setattr(scan, "_run_detection", read_as(DOUBTS))
-    return scan_url(upload(client, usa, b"a photo"))
+    return scan_url(upload(client, usa, b"\xff\xd8\xff a photo"))
 
 
 def read_as(lanes: dict[str, dict], board: str = "usa", stations: dict | None = None):
@@ -397,7 +398,7 @@ TOO_MANY = {rid: {"owner": "Ann", "color": "red", "confidence": conf} for rid, c
 @pytest.fixture
 def crowded_scan(client, usa, monkeypatch):
     monkeypatch.setattr(scan, "_run_detection", read_as(TOO_MANY))
-    return scan_url(upload(client, usa, b"a photo"))
+    return scan_url(upload(client, usa, b"\xff\xd8\xff a photo"))
 
 
 def test_more_pieces_than_a_player_has_names_the_colour_and_its_least_sure_lanes(
@@ -487,7 +488,7 @@ def test_the_stations_shown_are_the_stations_applied_and_each_can_be_corrected(
     monkeypatch.setattr(scan, "_run_detection", read_as(
         {"paris--zurich": {"owner": "Ann", "color": "red", "confidence": 0.99}}, "europe",
         {"Wien": "Ann", "Roma": "Bob"}))
-    url = scan_url(upload(client, europe, b"a photo"))
+    url = scan_url(upload(client, europe, b"\xff\xd8\xff a photo"))
     assert stations_shown(client.get(url).text) == {"Wien": "Ann", "Roma": "Bob"}
     answer = client.hx(url + "/stations", {"city": "wien", "owner": "Cleo"})
     assert stations_shown(answer.text) == {"Wien": "Cleo", "Roma": "Bob"}
@@ -513,7 +514,7 @@ def test_both_lanes_of_a_double_read_taken_are_explained_with_the_two_lanes(
     monkeypatch.setattr(scan, "_run_detection", read_as({
         "kansas-city--saint-louis": {"owner": "Ann", "color": "red", "confidence": 0.97},
         "kansas-city--saint-louis--2": {"owner": bob, "color": "blue", "confidence": 0.8}}))
-    url = scan_url(upload(client, usa, b"a photo"))
+    url = scan_url(upload(client, usa, b"\xff\xd8\xff a photo"))
     check = re.search(r"data-check>(.*?)</div>", client.get(url).text, re.S).group(1)
     assert text in html.unescape(check)
     assert check.index("?lane=kansas-city--saint-louis--2") < check.index(
@@ -528,7 +529,7 @@ def test_both_lanes_of_a_double_read_taken_are_explained_with_the_two_lanes(
 def test_more_stations_than_a_player_has_is_said_before_apply(client, europe, monkeypatch):
     monkeypatch.setattr(scan, "_run_detection", read_as(
         {}, "europe", {"Wien": "Ann", "Roma": "Ann", "Paris": "Ann", "Madrid": "Ann"}))
-    url = scan_url(upload(client, europe, b"a photo"))
+    url = scan_url(upload(client, europe, b"\xff\xd8\xff a photo"))
     check = re.search(r"data-check>(.*?)</div>", client.get(url).text, re.S).group(1)
     assert "The review gives Ann 4 stations, and a player has 3" in html.unescape(check)
     client.post(url + "/stations", data={"city": "Madrid", "owner": ""})

@@ -99,7 +99,14 @@ def space_probabilities(
     best = np.where(toward <= reach[None, :], score, -np.inf).argmax(axis=0)
     # a lane that no offset shows a piece colour on is read at its printed spaces: how empty
     # it looks there, not beside it on the paper or a neighbour, says how sure "empty" is
-    best[score[best, np.arange(lanes)] < config.lane_colour_min] = int(np.abs(offsets).argmin())
+    # ... and so is one where that colour covers only some of its spaces there: a neighbour's
+    # piece beside one space, not the lane's own pieces moved alike
+    at = np.arange(lanes)
+    colour = colour_mean[best, at].argmax(axis=1) + 1
+    read = window[best[owner_of], np.arange(len(owner_of))].argmax(axis=1) == colour[owner_of]
+    share = np.bincount(owner_of, read, lanes) / np.bincount(owner_of, minlength=lanes)
+    weak = (score[best, at] < config.lane_colour_min) | (share < config.lane_agree)
+    best[weak] = int(np.abs(offsets).argmin())
     return window[best[owner_of], np.arange(len(owner_of))]
 
 

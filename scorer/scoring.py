@@ -265,7 +265,8 @@ def _rank(
     keys: Sequence[str], bonus_name: str, players: Sequence[PlayerScore]
 ) -> tuple[tuple[str, ...], tuple[str, ...], str | None]:
     def sort_key(p: PlayerScore) -> tuple[int, ...]:
-        extra = {"tickets": p.tickets_completed, "longest": int(p.longest_bonus > 0)}
+        extra = {"tickets": p.tickets_completed, "stations": -p.stations_placed,
+                 "longest": int(p.longest_bonus > 0)}
         return (p.total, *(extra[k] for k in keys))
 
     ranked = sorted(players, key=sort_key, reverse=True)
@@ -291,6 +292,7 @@ def _tiebreak_sentence(
     sentence = f"{_names(top)} tie on {top[0].total} points"
     remaining = list(top)
     for key in keys:
+        every = "both" if len(remaining) == 2 else "all"
         if key == "tickets":
             most = max(p.tickets_completed for p in remaining)
             kept = [p for p in remaining if p.tickets_completed == most]
@@ -299,16 +301,25 @@ def _tiebreak_sentence(
                 sentence += (f"; {_names(kept)} completed the most tickets "
                              f"({counts})")
             else:
-                sentence += f"; all completed {most} ticket{'s' if most != 1 else ''}"
+                sentence += f"; {every} completed {most} ticket{'s' if most != 1 else ''}"
+        elif key == "stations":
+            fewest = min(p.stations_placed for p in remaining)
+            kept = [p for p in remaining if p.stations_placed == fewest]
+            if len(kept) < len(remaining):
+                counts = ", ".join(f"{p.name} {p.stations_placed}" for p in remaining)
+                sentence += f"; {_names(kept)} placed the fewest stations ({counts})"
+            else:
+                sentence += f"; {every} placed {fewest} station{'s' if fewest != 1 else ''}"
         else:
             kept = [p for p in remaining if p.longest_bonus > 0] or remaining
             if len(kept) < len(remaining):
                 verb = "holds" if len(kept) == 1 else "hold"
                 sentence += f"; {_names(kept)} {verb} the {bonus_name} bonus"
             elif remaining[0].longest_bonus > 0:
-                sentence += f"; all hold the {bonus_name} bonus"
+                sentence += f"; {every} hold the {bonus_name} bonus"
             else:
-                sentence += f"; none holds the {bonus_name} bonus"
+                nobody = "neither" if every == "both" else "none"
+                sentence += f"; {nobody} holds the {bonus_name} bonus"
         remaining = kept
         if len(remaining) == 1:
             return sentence + f": {remaining[0].name} wins."

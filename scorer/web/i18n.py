@@ -181,6 +181,8 @@ def translate_error(message: str) -> str:
     return message
 
 
+_EVERY_FR = {"all": "tous", "both": "tous les deux"}
+
 _TIEBREAK_FR = (
     (re.compile(r"^(?P<n>.+) tie on (?P<t>-?\d+) points$"),
      lambda m: f"{_names_fr(m['n'])} sont à égalité avec {m['t']} points"),
@@ -188,11 +190,17 @@ _TIEBREAK_FR = (
      lambda m: f"{_names_fr(m['n'])} a réalisé le plus de billets ({m['c']})"
      if " and " not in m["n"] else
      f"{_names_fr(m['n'])} ont réalisé le plus de billets ({m['c']})"),
-    (re.compile(r"^all completed (?P<n>\d+) tickets?$"),
-     lambda m: f"tous ont réalisé {m['n']} billet{'s' if int(m['n']) > 1 else ''}"),
-    (re.compile(r"^all hold the (?P<b>.+) bonus$"),
-     lambda m: f"tous ont le bonus {gettext(m['b'])}"),
-    (re.compile(r"^none holds the (?P<b>.+) bonus$"),
+    (re.compile(r"^(?P<e>all|both) completed (?P<n>\d+) tickets?$"),
+     lambda m: f"{_EVERY_FR[m['e']]} ont réalisé {m['n']} billet"
+               f"{'s' if int(m['n']) > 1 else ''}"),
+    (re.compile(r"^(?P<n>.+) placed the fewest stations \((?P<c>.+)\)$"),
+     lambda m: f"{_names_fr(m['n'])} "
+               f"{'ont' if ' and ' in m['n'] else 'a'} posé le moins de gares ({m['c']})"),
+    (re.compile(r"^(?P<e>all|both) placed (?P<n>\d+) stations?$"),
+     lambda m: f"{_EVERY_FR[m['e']]} ont posé {m['n']} gare{'s' if int(m['n']) > 1 else ''}"),
+    (re.compile(r"^(?P<e>all|both) hold the (?P<b>.+) bonus$"),
+     lambda m: f"{_EVERY_FR[m['e']]} ont le bonus {gettext(m['b'])}"),
+    (re.compile(r"^(?:none|neither) holds the (?P<b>.+) bonus$"),
      lambda m: f"personne n'a le bonus {gettext(m['b'])}"),
     (re.compile(r"^(?P<n>.+) holds? the (?P<b>.+) bonus$"),
      lambda m: f"{_names_fr(m['n'])} "

@@ -191,7 +191,7 @@ def test_points_tie_goes_to_most_completed_tickets():
     assert [p.total for p in sheet.players[:2]] == [14, 14]
     assert sheet.winners == ("Ann", "Bob")
     assert sheet.tiebreak == (
-        "Ann and Bob tie on 14 points; all completed 1 ticket; all hold the Longest path "
+        "Ann and Bob tie on 14 points; both completed 1 ticket; both hold the Longest path "
         "bonus: they share the win.")
 
 
@@ -238,4 +238,36 @@ def test_express_tie_after_tickets_is_shared():
     sheet = score(game)
     assert sheet.winners == ("Ann", "Bob")
     assert sheet.tiebreak == (
-        "Ann and Bob tie on 2 points; all completed 0 tickets: they share the win.")
+        "Ann and Bob tie on 2 points; both completed 0 tickets: they share the win.")
+
+
+def test_europe_tie_on_points_and_tickets_goes_to_the_fewest_stations_placed():
+    game = Game.new("europe", [Player("Ann", "red"), Player("Bob", "blue")])
+    game.apply(ClaimRoute("Ann", "berlin--essen"))  # 2 trains
+    game.apply(ClaimRoute("Bob", "kyiv--smolensk"))  # longer: Bob holds the European Express
+    game.apply(PlaceStation("Ann", "Paris"))
+    game.apply(PlaceStation("Bob", "Roma"))
+    game.apply(PlaceStation("Bob", "Madrid"))
+    ann, bob = score(game).players
+    assert bob.longest_bonus == 10 and ann.longest_bonus == 0
+    # One completed ticket each, Ann's worth exactly what brings her level with Bob.
+    game.apply(AddTicket("Bob", "Kyiv", "Smolensk", 1))
+    game.apply(AddTicket("Ann", "Berlin", "Essen", bob.total + 1 - ann.total))
+    sheet = score(game)
+    ann, bob = sheet.players
+    assert ann.total == bob.total and ann.tickets_completed == bob.tickets_completed == 1
+    assert sheet.winners == ("Ann",) and sheet.ranking == ("Ann", "Bob")
+    assert sheet.tiebreak == (
+        f"Ann and Bob tie on {ann.total} points; both completed 1 ticket; Ann placed the "
+        "fewest stations (Ann 1, Bob 2): Ann wins.")
+
+
+def test_europe_tie_sentence_names_the_stations_step_when_it_decides_nothing():
+    game = Game.new("europe", [Player("Ann", "red"), Player("Bob", "blue")])
+    game.apply(ClaimRoute("Ann", "berlin--essen"))
+    game.apply(ClaimRoute("Bob", "brindisi--roma"))
+    sheet = score(game)
+    assert sheet.winners == ("Ann", "Bob")
+    assert sheet.tiebreak == (
+        "Ann and Bob tie on 24 points; both completed 0 tickets; both placed 0 stations; "
+        "both hold the European Express bonus: they share the win.")

@@ -281,6 +281,11 @@ FR.update({
     "Europe Express order taken from the claims again.":
         "Ordre de l'Europe Express repris des prises de routes.",
     "Europe Express order: {order}.": "Ordre de l'Europe Express : {order}.",
+    "Europe Express order: {order} (was: {before}).":
+        "Ordre de l'Europe Express : {order} (avant : {before}).",
+    "No final round any more: every player has 3 trains or more.":
+        "Plus de dernier tour : chaque joueur a 3 wagons ou plus.",
+    "nobody": "personne",
     "Export (JSON)": "Exporter (JSON)",
     "Final round triggered by {names}.": "Dernier tour déclenché par {names}.",
     "Final round! {names} has {n} trains or fewer: everyone plays one last turn.":

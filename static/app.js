@@ -332,7 +332,32 @@
     e.stopPropagation();
   }, true);
 
-  // Two big buttons, one per lane of the double; the lane's title names it and its colour.
+  // Where each lane of a double lies on the screen beside the other ("upper lane", "left
+  // lane"): two lanes of one colour have the same title, and this tells them apart.
+  function sides(lanes) {
+    var words = JSON.parse((lanes[0].closest("[data-sides]") || document.body)
+      .getAttribute("data-sides") || "{}");
+    var c = lanes.map(function (lane) {
+      var r = lane.querySelector("polyline").getBoundingClientRect();
+      return { x: r.left + r.width / 2, y: r.top + r.height / 2 };
+    });
+    var across = Math.abs(c[0].x - c[1].x) > Math.abs(c[0].y - c[1].y);
+    return c.map(function (p, i) {
+      var o = c[1 - i];
+      var side = across ? (p.x < o.x ? "left" : "right") : (p.y < o.y ? "upper" : "lower");
+      return { side: side, word: words[side] || "" };
+    });
+  }
+
+  // The player who owns a lane, from its colour class and the player bar.
+  function ownerName(lane) {
+    var m = /\bown-(\w+)/.exec(lane.getAttribute("class") || "");
+    var button = m && document.querySelector('#players [data-player].pc-' + m[1]);
+    return button ? button.getAttribute("data-player") : "";
+  }
+
+  // Two big buttons, one per lane of the double; the lane's title names it and its colour,
+  // then its side and its owner.
   function chooseLane(lanes) {
     var old = document.getElementById("lane-choice");
     if (old) old.remove();
@@ -343,9 +368,11 @@
     var question = document.createElement("p");
     question.textContent = document.body.getAttribute("data-msg-which-lane") || "";
     box.appendChild(question);
-    lanes.slice().sort(function (a, b) {
+    lanes = lanes.slice().sort(function (a, b) {
       return a.getAttribute("data-route-id") < b.getAttribute("data-route-id") ? -1 : 1;
-    }).forEach(function (lane) {
+    });
+    var where = sides(lanes);
+    lanes.forEach(function (lane, i) {
       var button = document.createElement("button");
       button.type = "button";
       button.className = "btn big lane-pick " + (lane.getAttribute("class") || "").split(/\s+/)
@@ -356,7 +383,15 @@
       swatch.setAttribute("aria-hidden", "true");
       button.appendChild(swatch);
       var title = lane.querySelector("title");
-      button.appendChild(document.createTextNode(title ? title.textContent : ""));
+      var text = document.createElement("span");
+      text.textContent = title ? title.textContent : "";
+      var extra = document.createElement("b");
+      extra.className = "lane-side";
+      extra.setAttribute("data-side", where[i].side);
+      var owner = ownerName(lane);
+      extra.textContent = where[i].word + (owner ? " · " + owner : "");
+      text.appendChild(extra);
+      button.appendChild(text);
       if (/\bown\b/.test(lane.getAttribute("class") || "")) button.classList.add("owned");
       button.addEventListener("click", function () {
         box.remove();

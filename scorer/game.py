@@ -492,7 +492,10 @@ class Game:
     def _check_claim(self, player: str, route: Route) -> None:
         owner = self._owner.get(route.id)
         if owner is not None:
-            raise IllegalMove(f"{route_label(route)} ({route.id}) is already claimed by {owner}.")
+            # A double's lane is named by its colour, as players see it (not by its id).
+            lane = (f"{route_label(route)} ({route.color})" if self.board.siblings(route)
+                    else route_label(route))
+            raise IllegalMove(f"{lane} is already claimed by {owner}.")
         for sibling in self.board.siblings(route):
             other = self._owner.get(sibling.id)
             if other == player:

@@ -58,6 +58,7 @@
     var pan = map.querySelector(".pan");
     if (!viewport || !pan || map.hasAttribute("data-map-ready")) return;
     map.setAttribute("data-map-ready", "");
+    map.querySelectorAll(".zoom[hidden]").forEach(function (z) { z.hidden = false; });
     var s = 1, tx = 0, ty = 0, MAX = 6;
     var pointers = new Map();
     var gesture = null, moved = false;

@@ -6,7 +6,16 @@ import json
 import re
 from typing import Any
 
-from flask import Blueprint, Response, abort, redirect, render_template, request, url_for
+from flask import (
+    Blueprint,
+    Response,
+    abort,
+    redirect,
+    render_template,
+    request,
+    session,
+    url_for,
+)
 
 from scorer.errors import ScorerError
 from scorer.game import MAX_NAME_LENGTH, Game, Player
@@ -58,26 +67,39 @@ def _new_form(setup: dict[str, Any] | None = None, error: str | None = None, sta
 
 @bp.get("/games/new")
 def new_game() -> tuple[str, int]:
+    refused = session.pop(_REFUSED_FORM, None)
+    if isinstance(refused, dict) and "setup" in refused:
+        return _new_form(refused["setup"], refused.get("error"), 422)
     return _new_form()
 
 
+_REFUSED_FORM = "new_game_refused"
+
+
+def _refuse_form(setup: dict[str, Any], error: str) -> Response:
+    """The refused form is shown again by a redirect to the new-game page (kept in the
+    session for it): a reload of the page then shows the form, not "resend the form?"."""
+    session[_REFUSED_FORM] = {"setup": setup, "error": error}
+    return redirect(url_for("games.new_game"), code=303)
+
+
 @bp.post("/games")
-def create_game() -> Response | tuple[str, int]:
+def create_game() -> Response:
     setup = _form_setup()
     variant = VARIANTS.get(setup["variant"])
     if variant is None:
-        return _new_form(setup, _("Choose USA, Europe or Express."), 422)
+        return _refuse_form(setup, _("Choose USA, Europe or Express."))
     players = [Player(p["name"], p["color"]) for p in setup["players"] if p["name"]]
     values = None
     if variant.bonus == "express":
         try:
             values = [int(v) for v in setup["bonus"]]
         except ValueError:
-            return _new_form(setup, _("Bonus card values are whole numbers."), 422)
+            return _refuse_form(setup, _("Bonus card values are whole numbers."))
     try:
         game = Game.new(variant, players, values)
     except ScorerError as exc:
-        return _new_form(setup, refuse(exc), 422)
+        return _refuse_form(setup, refuse(exc))
     game_id = store.create(get_db(), game, setup["name"])
     return redirect(url_for("play.game_page", game_id=game_id), code=303)
 
@@ -101,6 +123,8 @@ def import_game() -> Response | tuple[str, int]:
         game = Game.from_json(data)
     except ScorerError as exc:
         return _index_error(refuse(exc))
+    if not request.form.get("game_name") and isinstance(data.get("name"), str):
+        name = data["name"]  # an export's own name wins over its file name
     game_id = store.create(get_db(), game, name, store.actions_of(game))
     flash_message(_("Game imported."))
     return redirect(url_for("play.game_page", game_id=game_id), code=303)
@@ -119,7 +143,9 @@ def _index_error(message: str) -> tuple[str, int]:
 @bp.get("/games/<game_id>/export.json")
 def export(game_id: str) -> Response:
     stored = get_game(game_id)
-    body = json.dumps(stored.game.to_json(), ensure_ascii=False, indent=1)
+    # The game's name goes with it (an optional field of the game file, read back on import).
+    body = json.dumps({"name": stored.name, **stored.game.to_json()}, ensure_ascii=False,
+                      indent=1)
     filename = re.sub(r"[^A-Za-z0-9._-]+", "-", stored.name).strip("-") or "game"
     return Response(body, mimetype="application/json", headers={
         "Content-Disposition": f'attachment; filename="{filename}.json"'})

@@ -61,8 +61,9 @@ def _names_fr(text: str) -> str:
 # (pattern on the English message, French replacement); the first match wins.
 _ERRORS_FR: tuple[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]], ...] = tuple(
     (re.compile(p), r) for p, r in (
-        (r"^(?P<r>.+) \((?P<id>[^)]+)\) is already claimed by (?P<o>.+)\.$",
-         r"\g<r> est déjà prise par \g<o>."),
+        (r"^(?P<r>[^(]+?)(?: \((?P<c>\w+)\))? is already claimed by (?P<o>.+)\.$",
+         lambda m: f"{m['r']}{' (' + gettext(m['c']) + ')' if m['c'] else ''} est déjà prise "
+                   f"par {m['o']}."),
         (r"^(?P<p>.+) already owns the other lane of (?P<r>.+): one player may never own both "
          r"lanes of a double route\.$",
          r"\g<p> a déjà l'autre voie de \g<r> : un joueur ne peut jamais prendre les deux voies "

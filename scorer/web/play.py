@@ -329,6 +329,10 @@ def add_ticket(game_id: str) -> Response | tuple[str, int]:
     if not a or not b:
         return answer(stored, error=_("Give both cities of the ticket."), status=422,
                       active=player, **ui)
+    try:  # the board's spelling in the message, as the ticket is kept ("Zurich": Zürich)
+        a, b = stored.game.board.city(a), stored.game.board.city(b)
+    except ScorerError:
+        pass  # the action below refuses the unknown city with its suggestions
     return apply(stored, AddTicket(player, a, b, points),
                  _("{player} takes the ticket {a}–{b}.", player=player, a=a, b=b),
                  active=player, **ui)

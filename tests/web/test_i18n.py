@@ -51,8 +51,10 @@ def test_french_messages_keep_the_same_fields():
 
 
 @pytest.mark.parametrize(("english", "french"), [
-    ("Paris–Zürich (paris--zurich) is already claimed by Ann.",
+    ("Paris–Zürich is already claimed by Ann.",
      "Paris–Zürich est déjà prise par Ann."),
+    ("Frankfurt–Paris (white) is already claimed by Ann.",
+     "Frankfurt–Paris (blanc) est déjà prise par Ann."),
     ("Ann has 3 trains left and cannot claim Atlanta–Miami (length 5).",
      "Il reste 3 wagons à Ann : pas assez pour Atlanta–Miami (longueur 5)."),
     ("Unknown city 'Pariss' on the Europe board. Did you mean Paris?",

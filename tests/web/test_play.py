@@ -388,3 +388,29 @@ def test_the_claim_that_sets_off_the_final_round_says_so_and_a_release_calls_it_
     released = client.hx(f"/games/{game}/routes/paris--zurich", {"player": "Ann"})
     assert message(released.text).endswith(
         "No final round any more: every player has 3 trains or more.")
+
+
+def test_a_conflict_names_the_lane_as_players_see_it_never_its_id(client):
+    game = client.api_game({"variant": "europe", "players": players(
+        "Ann:red", "Bob:blue", "Cleo:green", "Dan:black")})
+    client.hx(f"/games/{game}/routes/essen--frankfurt", {"player": "Ann", "do": "claim"})
+    single = client.hx(f"/games/{game}/routes/essen--frankfurt", {"player": "Bob", "do": "claim"})
+    assert message(single.text) == "Essen–Frankfurt is already claimed by Ann."
+    client.hx(f"/games/{game}/routes/frankfurt--paris", {"player": "Ann", "do": "claim"})
+    double = client.hx(f"/games/{game}/routes/frankfurt--paris", {"player": "Bob", "do": "claim"})
+    assert message(double.text) == "Frankfurt–Paris (orange) is already claimed by Ann."
+
+
+def test_the_game_box_counts_the_actions_after_every_tap(client, europe):
+    assert "0 actions" in client.get(game_url(europe)).text
+    client.hx(f"/games/{europe}/routes/paris--zurich", {"player": "Ann"})
+    answer = client.hx(f"/games/{europe}/routes/munchen--wien", {"player": "Ann"})
+    facts = re.search(r'<p id="game-facts"[^>]*hx-swap-oob="true"[^>]*>([^<]*)</p>', answer.text)
+    assert facts and "2 actions" in facts.group(1)
+
+
+def test_without_javascript_the_zoom_buttons_are_hidden_until_the_script_shows_them(
+    client, europe
+):
+    page = client.get(game_url(europe)).text
+    assert '<div class="zoom" hidden role="group"' in page

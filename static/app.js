@@ -11,6 +11,9 @@
     document.querySelectorAll("#players button[data-player]").forEach(function (b) {
       b.setAttribute("aria-pressed", b.getAttribute("data-player") === name ? "true" : "false");
     });
+    document.querySelectorAll("#strip button[data-pick-player]").forEach(function (b) {
+      b.setAttribute("aria-pressed", b.getAttribute("data-pick-player") === name ? "true" : "false");
+    });
     // A deck ticket the player already holds is not offered again.
     document.querySelectorAll("button[data-holders]").forEach(function (b) {
       b.disabled = b.getAttribute("data-holders").split("\n").indexOf(name) >= 0;
@@ -18,9 +21,10 @@
   }
 
   document.addEventListener("click", function (event) {
-    var button = event.target.closest("#players button[data-player]");
+    // The player bar, or the strip over the map (its buttons belong to the bar's form).
+    var button = event.target.closest("#players button[data-player], #strip button[data-pick-player]");
     if (button) {
-      var name = button.getAttribute("data-player");
+      var name = button.getAttribute("data-player") || button.getAttribute("data-pick-player");
       selectPlayer(name);
       // The server is told here rather than by htmx's own listener, which a bar swapped in
       // by the last answer gets only when htmx settles it: a tap before that posted the form
@@ -50,6 +54,29 @@
     var input = document.querySelector("#controls [data-active-player]");
     if (input && input.value) selectPlayer(input.value);
   });
+
+  // The strip at the top of the screen shows the players once their bar is scrolled away;
+  // its height is what the map leaves room for (app.css --strip-h).
+  function measureStrip() {
+    var strip = document.querySelector("[data-strip]");
+    var row = strip && strip.querySelector(".strip-players");
+    if (!row) return;
+    var shown = strip.classList.contains("show");
+    strip.classList.add("show");
+    document.documentElement.style.setProperty("--strip-h", row.offsetHeight + "px");
+    strip.classList.toggle("show", shown);
+  }
+  function watchPlayerBar() {
+    var strip = document.querySelector("[data-strip]");
+    var bar = document.getElementById("players");
+    if (!strip || !bar || !window.IntersectionObserver) return;
+    new IntersectionObserver(function (entries) {
+      var e = entries[0];
+      strip.classList.toggle("show", !e.isIntersecting && e.boundingClientRect.top < 0);
+    }).observe(bar);
+  }
+  window.addEventListener("resize", measureStrip);
+  document.addEventListener("htmx:afterSettle", measureStrip);
 
   // Pinch, drag and zoom buttons on the board. The transform lives on #pan, outside the
   // swapped #board, so it survives every htmx swap.
@@ -578,8 +605,9 @@
         refusals.push({ text: text, until: now + KEEP_REFUSAL_MS });
       }
     });
-    refusals.slice().reverse().forEach(function (r) {
-      if (shown.indexOf(r.text) < 0) bar.prepend(errorLine(r.text));
+    // Under the newer answer, not on top of it: the last tap's answer comes first.
+    refusals.forEach(function (r) {
+      if (shown.indexOf(r.text) < 0) bar.append(errorLine(r.text));
     });
   }
   document.addEventListener("htmx:oobAfterSwap", function (e) {
@@ -638,6 +666,15 @@
   }
 
   document.addEventListener("DOMContentLoaded", function () {
+    measureStrip();
+    watchPlayerBar();
+    // A phone on its side has room for the strip and the map only: open there.
+    var strip = document.querySelector("[data-strip]");
+    var view = document.getElementById("viewport");
+    if (strip && view && window.innerHeight < 500 && window.innerWidth > window.innerHeight
+        && !location.hash && window.scrollY === 0) {
+      view.scrollIntoView({ block: "start" });
+    }
     document.querySelectorAll(".map").forEach(setupMap);
     localTimes(document);
   });

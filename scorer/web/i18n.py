@@ -288,6 +288,7 @@ FR.update({
         "Plus de dernier tour : chaque joueur a 3 wagons ou plus.",
     "nobody": "personne",
     "Export (JSON)": "Exporter (JSON)",
+    "Final round": "Dernier tour",
     "Final round triggered by {names}.": "Dernier tour déclenché par {names}.",
     "Final round! {names} has {n} trains or fewer: everyone plays one last turn.":
         "Dernier tour ! {names} n'a plus que {n} wagons ou moins : chacun joue un dernier tour.",

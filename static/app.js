@@ -204,15 +204,35 @@
     window.addEventListener("pointercancel", end);
     // Where the finger went down and up, as the pointer events report it: the click that
     // follows may have been moved by the browser's touch adjustment to a neighbouring lane.
-    var lastUp = null;
+    // A tap is acted on at its pointerup, not at the click after it: right after a swipe
+    // (the page still gliding) the browser spends the tap on stopping the glide and sends no
+    // click, and such a tap was lost without a word. The click that may follow is swallowed.
+    var lastUp = null, downAt = null, tapDone = null;
+    viewport.addEventListener("pointerdown", function (e) {
+      downAt = e.isPrimary ? { x: e.clientX, y: e.clientY, t: e.timeStamp } : null;
+    }, true);
     viewport.addEventListener("pointerup", function (e) {
       lastUp = { x: e.clientX, y: e.clientY, t: e.timeStamp };
+      var down = downAt;
+      downAt = null;
+      if (!down || moved || !e.isPrimary || e.button > 0) return;
+      if (Math.hypot(e.clientX - down.x, e.clientY - down.y) > 10) return;
+      if (e.timeStamp - down.t > 800) return;  // a long press: not a tap
+      if (boardTap(viewport, e.clientX, e.clientY)) {
+        tapDone = { x: e.clientX, y: e.clientY, t: e.timeStamp };
+      }
     }, true);
     // A drag or a pinch is not a tap: swallow the click it ends with. A tap on the board goes
     // to the lane or city nearest the point touched (see boardTap).
     viewport.addEventListener("click", function (e) {
       if (moved) { e.preventDefault(); e.stopPropagation(); moved = false; return; }
       if (!e.isTrusted) return;
+      if (tapDone && e.timeStamp - tapDone.t < 1000
+          && Math.hypot(e.clientX - tapDone.x, e.clientY - tapDone.y) < 30) {
+        tapDone = null;  // its tap was handled at the pointerup
+        e.preventDefault(); e.stopPropagation();
+        return;
+      }
       if (!lastUp || e.timeStamp - lastUp.t > 1500) {
         // Not a finger (Enter on a focused lane): the element clicked, through the queue too.
         var link = e.target.closest && e.target.closest("a[hx-post][data-route-id], a[hx-post][data-city]");

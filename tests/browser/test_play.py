@@ -439,3 +439,32 @@ def test_a_phone_behind_the_game_catches_up_when_its_tap_is_refused(
     expect(table.player_button("Bob").locator("[data-trains-left]")).to_have_text(
         "39", timeout=1500)
     shot(phone, "caught-up")
+
+
+def test_a_tap_right_after_a_swipe_of_the_map_claims_even_when_no_click_follows(phone, table):
+    # Right after a swipe the page still glides, and the browser spends the next tap on
+    # stopping it: pointer events, no click. The page waited for the click: the tap was lost.
+    game_id = table.api_game({"variant": "europe", "players": [
+        {"name": n, "color": c} for n, c in FOUR]})
+    phone.goto(f"/games/{game_id}")
+    middle = table.lane("paris--zurich").locator(".sp").nth(1)
+    table.bring_into_view(middle)
+    view = phone.locator("#viewport").bounding_box()
+    cdp = phone.context.new_cdp_session(phone)
+    x, y = view["x"] + view["width"] * 0.8, view["y"] + view["height"] * 0.5
+    cdp.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [{"x": x, "y": y}]})
+    for step in range(1, 6):
+        cdp.send("Input.dispatchTouchEvent", {"type": "touchMove",
+                                               "touchPoints": [{"x": x, "y": y - 30 * step}]})
+    cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+    phone.evaluate("""() => window.addEventListener('click', e => {
+        e.stopImmediatePropagation(); e.preventDefault(); }, {capture: true, once: true})""")
+    # The test waits for the glide to end (so the lane is where the finger goes) and takes
+    # the tap's click away, as the browser does when the tap stops a glide.
+    box = None
+    while box != (box := middle.bounding_box()):
+        phone.wait_for_timeout(300)
+    with phone.expect_response(lambda r: "/routes/paris--zurich" in r.url):
+        phone.touchscreen.tap(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    expect(table.lane("paris--zurich")).to_have_class(owned_by("red"))
+    assert not phone.problems

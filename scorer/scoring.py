@@ -221,6 +221,28 @@ def express_order(game: Game) -> tuple[str, ...]:
     return tuple(order)
 
 
+# --- what a table checks against its board -----------------------------------------------------
+
+TRACK_SPACES = 100  # the score track: 0/100 is one corner space
+
+
+def score_track(total: int) -> tuple[int, int]:
+    """Where a total's marker stands on the score track and how many full laps it made
+    (rules.md: the marker shows the total modulo 100; a negative total is behind the start,
+    lap -1)."""
+    return total % TRACK_SPACES, total // TRACK_SPACES
+
+
+def route_groups(game: Game, player: PlayerScore) -> tuple[tuple[int, int, int], ...]:
+    """A player's routes grouped by length, longest first: (length, count, points each)."""
+    counts: dict[int, int] = {}
+    for route_id in player.routes:
+        length = game.board.routes[route_id].length
+        counts[length] = counts.get(length, 0) + 1
+    return tuple((length, n, game.variant.route_points(length))
+                 for length, n in sorted(counts.items(), reverse=True))
+
+
 # --- the whole sheet -------------------------------------------------------------------------
 
 

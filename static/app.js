@@ -685,7 +685,19 @@
     });
   }
 
+  // Copy buttons (the results' summary): shown only where a script can copy.
+  document.addEventListener("click", function (e) {
+    var button = e.target.closest && e.target.closest("[data-copy]");
+    var source = button && document.querySelector(button.getAttribute("data-copy"));
+    if (!source) return;
+    source.select();
+    var done = function () { button.textContent = button.getAttribute("data-copied"); };
+    if (navigator.clipboard) navigator.clipboard.writeText(source.value).then(done, function () {});
+    else if (document.execCommand("copy")) done();
+  });
+
   document.addEventListener("DOMContentLoaded", function () {
+    document.querySelectorAll("[data-copy][hidden]").forEach(function (b) { b.hidden = false; });
     measureStrip();
     watchPlayerBar();
     // A phone on its side has room for the strip and the map only: open there.

@@ -1,7 +1,7 @@
 import pytest
 
 from scorer.game import AddTicket, ClaimRoute, Game, PlaceStation, Player, SetExpressOrder
-from scorer.scoring import score
+from scorer.scoring import route_groups, score, score_track
 
 LONDON_ISTANBUL = ("dieppe--london", "dieppe--paris", "marseille--paris", "marseille--roma",
                    "brindisi--roma", "athina--brindisi", "athina--smyrna",
@@ -271,3 +271,19 @@ def test_europe_tie_sentence_names_the_stations_step_when_it_decides_nothing():
     assert sheet.tiebreak == (
         "Ann and Bob tie on 24 points; both completed 0 tickets; both placed 0 stations; "
         "both hold the European Express bonus: they share the win.")
+
+
+@pytest.mark.parametrize(("total", "track"), [
+    (0, (0, 0)), (99, (99, 0)), (100, (0, 1)), (137, (37, 1)), (215, (15, 2)), (-5, (95, -1)),
+])
+def test_the_score_track_shows_the_total_modulo_100_with_the_laps(total, track):
+    assert score_track(total) == track
+
+
+def test_routes_are_grouped_by_length_with_their_points(make_game):
+    game = make_game("usa")
+    claim_all(game, "Ann", "helena--seattle", "portland--salt-lake-city", "denver--helena",
+              "portland--seattle")
+    ann = score(game).player("Ann")
+    assert route_groups(game, ann) == ((6, 2, 15), (4, 1, 7), (1, 1, 1))
+    assert sum(n * points for _length, n, points in route_groups(game, ann)) == ann.route_points

@@ -158,6 +158,27 @@ def describe(stored: store.StoredGame, action: Action) -> str:
             return _("the Europe Express order")
 
 
+PATTERNS_COOKIE = "patterns"
+
+
+@bp.app_context_processor
+def patterns_setting() -> dict[str, bool]:
+    """Whether this device fills the players' lanes with patterns (the colour-blind switch)."""
+    return {"patterns": request.cookies.get(PATTERNS_COOKIE) == "on"}
+
+
+@bp.post("/patterns")
+def set_patterns(game_id: str) -> Response:
+    """The colour-blind switch: a cookie on this device, kept a year; back to the game."""
+    get_game(game_id)
+    response = back_to("play.game_page", game_id=game_id)
+    if request.form.get("patterns") == "on":
+        response.set_cookie(PATTERNS_COOKIE, "on", max_age=365 * 24 * 3600, samesite="Lax")
+    else:
+        response.delete_cookie(PATTERNS_COOKIE)
+    return response
+
+
 @bp.get("")
 def game_page(game_id: str) -> str:
     stored = get_game(game_id)

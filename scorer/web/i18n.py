@@ -409,6 +409,11 @@ FR.update({
     "Whole board": "Tout le plateau",
     "Which lane?": "Quelle voie ?",
     "Copied": "Copié",
+    "This link works only on this computer: the other phones cannot open {address}. Start "
+    "Terminus with make run (it serves the Wi-Fi), then open the address it prints.":
+        "Ce lien ne marche que sur cet ordinateur : les autres téléphones ne peuvent pas ouvrir "
+        "{address}. Lancez Terminus avec make run (il sert le Wi-Fi), puis ouvrez l'adresse "
+        "qu'il affiche.",
     "Patterns for colour-blind players: {state}": "Motifs pour daltoniens : {state}",
     "on": "oui",
     "off": "non",

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+from urllib.parse import urlsplit
+
 import segno
-from flask import Blueprint, Response, render_template, request, url_for
+from flask import Blueprint, Response, current_app, render_template, request, url_for
 from markupsafe import Markup
 
+from scorer.web import lan
 from scorer.web.common import get_game, get_shared, is_htmx, live_context
 
 bp = Blueprint("share", __name__)
@@ -17,13 +20,29 @@ def qr_svg(text: str) -> Markup:
     return Markup(svg)
 
 
+def reachable_base() -> tuple[str, bool]:
+    """The start of links other phones can open, and whether it is only this computer's.
+
+    A page asked for at 127.0.0.1 or localhost would give the other phones a link to
+    themselves: the server's address on the network (PUBLIC_URL, which ``make run`` sets)
+    is used instead; without one the link is kept and the page warns.
+    """
+    if not lan.is_loopback(urlsplit(request.host_url).hostname or ""):
+        return request.host_url.rstrip("/"), False
+    public = current_app.config.get("PUBLIC_URL")
+    if public:
+        return str(public).rstrip("/"), False
+    return request.host_url.rstrip("/"), True
+
+
 @bp.get("/games/<game_id>/share")
 def share_page(game_id: str) -> str:
     stored = get_game(game_id)
-    watch_url = url_for("share.watch", share=stored.share, _external=True)
+    base, local_only = reachable_base()
+    watch_url = base + url_for("share.watch", share=stored.share)
     return render_template(
         "pages/share.html", stored=stored, watch_url=watch_url, qr=qr_svg(watch_url),
-        edit_url=url_for("play.game_page", game_id=stored.id, _external=True),
+        edit_url=base + url_for("play.game_page", game_id=stored.id), local_only=local_only,
     )
 
 

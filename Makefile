@@ -3,7 +3,10 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+# make serve listens on this computer only unless HOST says otherwise; make run serves the
+# table's Wi-Fi (every interface) unless HOST is given, and prints the address for the phones.
 HOST ?= 127.0.0.1
+RUN_HOST := $(if $(filter command line environment,$(origin HOST)),$(HOST),0.0.0.0)
 PORT ?= 8000
 THREADS ?= 16
 PG_TESTS ?= tests/web tests/hardening tests/browser
@@ -17,7 +20,7 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 run: $(STAMP)
-	$(BIN)/python -m scorer serve --host $(HOST) --port $(PORT)
+	$(BIN)/python -m scorer serve --host $(RUN_HOST) --port $(PORT)
 
 # A production server (waitress: pure Python, many threads) for several tables at once, on
 # SQLite (instance/terminus.sqlite3) or, with DATABASE_URL=postgresql://..., on PostgreSQL,

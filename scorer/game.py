@@ -8,6 +8,7 @@ replaying one action fewer. ``Game.apply`` either applies an action whole or rai
 
 from __future__ import annotations
 
+import bisect
 import difflib
 import unicodedata
 from collections.abc import Iterable, Iterator, Mapping, Sequence
@@ -268,6 +269,12 @@ class Game:
         self.express_order: tuple[str, ...] | None = None
         self._owner: dict[str, str] = {}
         self._claims: list[Claim] = []
+        # Claims are kept in the order they were first made: a lane released and claimed again
+        # by the same player is a correction and gets its old place back (the Express cards
+        # follow this order), so each claim has a key and a release keeps (player, key).
+        self._claim_keys: dict[str, int] = {}
+        self._released: dict[str, tuple[str, int]] = {}
+        self._next_key = 0
         self._stations: dict[str, str] = {}  # city -> player, in placement order
         self._tickets: list[HeldTicket] = []
         self._trains_used: dict[str, int] = {p.name: 0 for p in self.players}
@@ -352,6 +359,9 @@ class Game:
         clone.express_order = self.express_order
         clone._owner = dict(self._owner)
         clone._claims = list(self._claims)
+        clone._claim_keys = dict(self._claim_keys)
+        clone._released = dict(self._released)
+        clone._next_key = self._next_key
         clone._stations = dict(self._stations)
         clone._tickets = list(self._tickets)
         clone._trains_used = dict(self._trains_used)
@@ -437,7 +447,7 @@ class Game:
                 player, route = self.player(player), self.board.route(route_id)
                 self._check_claim(player, route)
                 self._owner[route.id] = player
-                self._claims.append(Claim(player, route.id))
+                self._insert_claim(Claim(player, route.id))
                 self._trains_used[player] += route.length
             case UnclaimRoute(route=route_id):
                 route = self.board.route(route_id)
@@ -445,6 +455,7 @@ class Game:
                 if owner is None:
                     raise IllegalMove(f"{route_label(route)} is not claimed.")
                 self._claims = [c for c in self._claims if c.route != route.id]
+                self._released[route.id] = (owner, self._claim_keys.pop(route.id))
                 self._trains_used[owner] -= route.length
             case PlaceStation(player=player, city=city):
                 player, city = self.player(player), self.board.city(city)
@@ -468,6 +479,15 @@ class Game:
                 self._set_owners(changes, stations)
             case _:
                 raise InvalidGame(f"Unknown action {action!r}.")
+
+    def _insert_claim(self, claim: Claim) -> None:
+        """Add a claim at its place in time: the end, or its old place for a correction."""
+        player, key = self._released.pop(claim.route, (None, None))
+        if player != claim.player or key is None:
+            key, self._next_key = self._next_key, self._next_key + 1
+        self._claim_keys[claim.route] = key
+        index = bisect.bisect([self._claim_keys[c.route] for c in self._claims], key)
+        self._claims.insert(index, claim)
 
     def _set_owners(self, changes: Sequence[tuple[str, str | None]],
                     stations: Sequence[tuple[str, str | None]] = ()) -> None:
@@ -503,7 +523,10 @@ class Game:
     def _check_claim(self, player: str, route: Route) -> None:
         owner = self._owner.get(route.id)
         if owner is not None:
-            raise IllegalMove(f"{route_label(route)} ({route.id}) is already claimed by {owner}.")
+            # A double's lane is named by its colour, as players see it (not by its id).
+            lane = (f"{route_label(route)} ({route.color})" if self.board.siblings(route)
+                    else route_label(route))
+            raise IllegalMove(f"{lane} is already claimed by {owner}.")
         for sibling in self.board.siblings(route):
             other = self._owner.get(sibling.id)
             if other == player:

@@ -34,7 +34,8 @@ class Variant:
     bonus_name: str = "Longest path"
     express_ends: tuple[str, str] = ("London", "Constantinople")
     express_values: tuple[int, ...] = (20, 15, 10, 5)
-    # Tie-break keys after points, in order: "tickets" (most completed), "longest" (bonus holder).
+    # Tie-break keys after points, in order: "tickets" (most completed), "stations" (fewest
+    # placed), "longest" (bonus holder).
     tiebreak: tuple[str, ...] = ("tickets", "longest")
     points_table: Mapping[int, int] = field(default_factory=lambda: ROUTE_POINTS)
 
@@ -53,6 +54,7 @@ USA = Variant(
 EUROPE = Variant(
     name="europe", title="Europe", board_name="europe", trains=45, min_players=2,
     max_players=5, doubles_from_players=4, stations=3, bonus_name="European Express",
+    tiebreak=("tickets", "stations", "longest"),
 )
 EXPRESS = Variant(
     name="express", title="Express", board_name="europe", trains=27, min_players=2,

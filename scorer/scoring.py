@@ -221,6 +221,28 @@ def express_order(game: Game) -> tuple[str, ...]:
     return tuple(order)
 
 
+# --- what a table checks against its board -----------------------------------------------------
+
+TRACK_SPACES = 100  # the score track: 0/100 is one corner space
+
+
+def score_track(total: int) -> tuple[int, int]:
+    """Where a total's marker stands on the score track and how many full laps it made
+    (rules.md: the marker shows the total modulo 100; a negative total is behind the start,
+    lap -1)."""
+    return total % TRACK_SPACES, total // TRACK_SPACES
+
+
+def route_groups(game: Game, player: PlayerScore) -> tuple[tuple[int, int, int], ...]:
+    """A player's routes grouped by length, longest first: (length, count, points each)."""
+    counts: dict[int, int] = {}
+    for route_id in player.routes:
+        length = game.board.routes[route_id].length
+        counts[length] = counts.get(length, 0) + 1
+    return tuple((length, n, game.variant.route_points(length))
+                 for length, n in sorted(counts.items(), reverse=True))
+
+
 # --- the whole sheet -------------------------------------------------------------------------
 
 
@@ -265,7 +287,8 @@ def _rank(
     keys: Sequence[str], bonus_name: str, players: Sequence[PlayerScore]
 ) -> tuple[tuple[str, ...], tuple[str, ...], str | None]:
     def sort_key(p: PlayerScore) -> tuple[int, ...]:
-        extra = {"tickets": p.tickets_completed, "longest": int(p.longest_bonus > 0)}
+        extra = {"tickets": p.tickets_completed, "stations": -p.stations_placed,
+                 "longest": int(p.longest_bonus > 0)}
         return (p.total, *(extra[k] for k in keys))
 
     ranked = sorted(players, key=sort_key, reverse=True)
@@ -291,6 +314,7 @@ def _tiebreak_sentence(
     sentence = f"{_names(top)} tie on {top[0].total} points"
     remaining = list(top)
     for key in keys:
+        every = "both" if len(remaining) == 2 else "all"
         if key == "tickets":
             most = max(p.tickets_completed for p in remaining)
             kept = [p for p in remaining if p.tickets_completed == most]
@@ -299,16 +323,25 @@ def _tiebreak_sentence(
                 sentence += (f"; {_names(kept)} completed the most tickets "
                              f"({counts})")
             else:
-                sentence += f"; all completed {most} ticket{'s' if most != 1 else ''}"
+                sentence += f"; {every} completed {most} ticket{'s' if most != 1 else ''}"
+        elif key == "stations":
+            fewest = min(p.stations_placed for p in remaining)
+            kept = [p for p in remaining if p.stations_placed == fewest]
+            if len(kept) < len(remaining):
+                counts = ", ".join(f"{p.name} {p.stations_placed}" for p in remaining)
+                sentence += f"; {_names(kept)} placed the fewest stations ({counts})"
+            else:
+                sentence += f"; {every} placed {fewest} station{'s' if fewest != 1 else ''}"
         else:
             kept = [p for p in remaining if p.longest_bonus > 0] or remaining
             if len(kept) < len(remaining):
                 verb = "holds" if len(kept) == 1 else "hold"
                 sentence += f"; {_names(kept)} {verb} the {bonus_name} bonus"
             elif remaining[0].longest_bonus > 0:
-                sentence += f"; all hold the {bonus_name} bonus"
+                sentence += f"; {every} hold the {bonus_name} bonus"
             else:
-                sentence += f"; none holds the {bonus_name} bonus"
+                nobody = "neither" if every == "both" else "none"
+                sentence += f"; {nobody} holds the {bonus_name} bonus"
         remaining = kept
         if len(remaining) == 1:
             return sentence + f": {remaining[0].name} wins."

@@ -11,6 +11,9 @@
     document.querySelectorAll("#players button[data-player]").forEach(function (b) {
       b.setAttribute("aria-pressed", b.getAttribute("data-player") === name ? "true" : "false");
     });
+    document.querySelectorAll("#strip button[data-pick-player]").forEach(function (b) {
+      b.setAttribute("aria-pressed", b.getAttribute("data-pick-player") === name ? "true" : "false");
+    });
     // A deck ticket the player already holds is not offered again.
     document.querySelectorAll("button[data-holders]").forEach(function (b) {
       b.disabled = b.getAttribute("data-holders").split("\n").indexOf(name) >= 0;
@@ -18,9 +21,10 @@
   }
 
   document.addEventListener("click", function (event) {
-    var button = event.target.closest("#players button[data-player]");
+    // The player bar, or the strip over the map (its buttons belong to the bar's form).
+    var button = event.target.closest("#players button[data-player], #strip button[data-pick-player]");
     if (button) {
-      var name = button.getAttribute("data-player");
+      var name = button.getAttribute("data-player") || button.getAttribute("data-pick-player");
       selectPlayer(name);
       // The server is told here rather than by htmx's own listener, which a bar swapped in
       // by the last answer gets only when htmx settles it: a tap before that posted the form
@@ -51,6 +55,29 @@
     if (input && input.value) selectPlayer(input.value);
   });
 
+  // The strip at the top of the screen shows the players once their bar is scrolled away;
+  // its height is what the map leaves room for (app.css --strip-h).
+  function measureStrip() {
+    var strip = document.querySelector("[data-strip]");
+    var row = strip && strip.querySelector(".strip-players");
+    if (!row) return;
+    var shown = strip.classList.contains("show");
+    strip.classList.add("show");
+    document.documentElement.style.setProperty("--strip-h", row.offsetHeight + "px");
+    strip.classList.toggle("show", shown);
+  }
+  function watchPlayerBar() {
+    var strip = document.querySelector("[data-strip]");
+    var bar = document.getElementById("players");
+    if (!strip || !bar || !window.IntersectionObserver) return;
+    new IntersectionObserver(function (entries) {
+      var e = entries[0];
+      strip.classList.toggle("show", !e.isIntersecting && e.boundingClientRect.top < 0);
+    }).observe(bar);
+  }
+  window.addEventListener("resize", measureStrip);
+  document.addEventListener("htmx:afterSettle", measureStrip);
+
   // Pinch, drag and zoom buttons on the board. The transform lives on #pan, outside the
   // swapped #board, so it survives every htmx swap.
   function setupMap(map) {
@@ -58,6 +85,7 @@
     var pan = map.querySelector(".pan");
     if (!viewport || !pan || map.hasAttribute("data-map-ready")) return;
     map.setAttribute("data-map-ready", "");
+    map.querySelectorAll(".zoom[hidden]").forEach(function (z) { z.hidden = false; });
     var s = 1, tx = 0, ty = 0, MAX = 6;
     var pointers = new Map();
     var gesture = null, moved = false;
@@ -176,15 +204,35 @@
     window.addEventListener("pointercancel", end);
     // Where the finger went down and up, as the pointer events report it: the click that
     // follows may have been moved by the browser's touch adjustment to a neighbouring lane.
-    var lastUp = null;
+    // A tap is acted on at its pointerup, not at the click after it: right after a swipe
+    // (the page still gliding) the browser spends the tap on stopping the glide and sends no
+    // click, and such a tap was lost without a word. The click that may follow is swallowed.
+    var lastUp = null, downAt = null, tapDone = null;
+    viewport.addEventListener("pointerdown", function (e) {
+      downAt = e.isPrimary ? { x: e.clientX, y: e.clientY, t: e.timeStamp } : null;
+    }, true);
     viewport.addEventListener("pointerup", function (e) {
       lastUp = { x: e.clientX, y: e.clientY, t: e.timeStamp };
+      var down = downAt;
+      downAt = null;
+      if (!down || moved || !e.isPrimary || e.button > 0) return;
+      if (Math.hypot(e.clientX - down.x, e.clientY - down.y) > 10) return;
+      if (e.timeStamp - down.t > 800) return;  // a long press: not a tap
+      if (boardTap(viewport, e.clientX, e.clientY)) {
+        tapDone = { x: e.clientX, y: e.clientY, t: e.timeStamp };
+      }
     }, true);
     // A drag or a pinch is not a tap: swallow the click it ends with. A tap on the board goes
     // to the lane or city nearest the point touched (see boardTap).
     viewport.addEventListener("click", function (e) {
       if (moved) { e.preventDefault(); e.stopPropagation(); moved = false; return; }
       if (!e.isTrusted) return;
+      if (tapDone && e.timeStamp - tapDone.t < 1000
+          && Math.hypot(e.clientX - tapDone.x, e.clientY - tapDone.y) < 30) {
+        tapDone = null;  // its tap was handled at the pointerup
+        e.preventDefault(); e.stopPropagation();
+        return;
+      }
       if (!lastUp || e.timeStamp - lastUp.t > 1500) {
         // Not a finger (Enter on a focused lane): the element clicked, through the queue too.
         var link = e.target.closest && e.target.closest("a[hx-post][data-route-id], a[hx-post][data-city]");
@@ -332,7 +380,32 @@
     e.stopPropagation();
   }, true);
 
-  // Two big buttons, one per lane of the double; the lane's title names it and its colour.
+  // Where each lane of a double lies on the screen beside the other ("upper lane", "left
+  // lane"): two lanes of one colour have the same title, and this tells them apart.
+  function sides(lanes) {
+    var words = JSON.parse((lanes[0].closest("[data-sides]") || document.body)
+      .getAttribute("data-sides") || "{}");
+    var c = lanes.map(function (lane) {
+      var r = lane.querySelector("polyline").getBoundingClientRect();
+      return { x: r.left + r.width / 2, y: r.top + r.height / 2 };
+    });
+    var across = Math.abs(c[0].x - c[1].x) > Math.abs(c[0].y - c[1].y);
+    return c.map(function (p, i) {
+      var o = c[1 - i];
+      var side = across ? (p.x < o.x ? "left" : "right") : (p.y < o.y ? "upper" : "lower");
+      return { side: side, word: words[side] || "" };
+    });
+  }
+
+  // The player who owns a lane, from its colour class and the player bar.
+  function ownerName(lane) {
+    var m = /\bown-(\w+)/.exec(lane.getAttribute("class") || "");
+    var button = m && document.querySelector('#players [data-player].pc-' + m[1]);
+    return button ? button.getAttribute("data-player") : "";
+  }
+
+  // Two big buttons, one per lane of the double; the lane's title names it and its colour,
+  // then its side and its owner.
   function chooseLane(lanes) {
     var old = document.getElementById("lane-choice");
     if (old) old.remove();
@@ -343,9 +416,11 @@
     var question = document.createElement("p");
     question.textContent = document.body.getAttribute("data-msg-which-lane") || "";
     box.appendChild(question);
-    lanes.slice().sort(function (a, b) {
+    lanes = lanes.slice().sort(function (a, b) {
       return a.getAttribute("data-route-id") < b.getAttribute("data-route-id") ? -1 : 1;
-    }).forEach(function (lane) {
+    });
+    var where = sides(lanes);
+    lanes.forEach(function (lane, i) {
       var button = document.createElement("button");
       button.type = "button";
       button.className = "btn big lane-pick " + (lane.getAttribute("class") || "").split(/\s+/)
@@ -356,7 +431,15 @@
       swatch.setAttribute("aria-hidden", "true");
       button.appendChild(swatch);
       var title = lane.querySelector("title");
-      button.appendChild(document.createTextNode(title ? title.textContent : ""));
+      var text = document.createElement("span");
+      text.textContent = title ? title.textContent : "";
+      var extra = document.createElement("b");
+      extra.className = "lane-side";
+      extra.setAttribute("data-side", where[i].side);
+      var owner = ownerName(lane);
+      extra.textContent = where[i].word + (owner ? " · " + owner : "");
+      text.appendChild(extra);
+      button.appendChild(text);
       if (/\bown\b/.test(lane.getAttribute("class") || "")) button.classList.add("owned");
       button.addEventListener("click", function () {
         box.remove();
@@ -542,8 +625,9 @@
         refusals.push({ text: text, until: now + KEEP_REFUSAL_MS });
       }
     });
-    refusals.slice().reverse().forEach(function (r) {
-      if (shown.indexOf(r.text) < 0) bar.prepend(errorLine(r.text));
+    // Under the newer answer, not on top of it: the last tap's answer comes first.
+    refusals.forEach(function (r) {
+      if (shown.indexOf(r.text) < 0) bar.append(errorLine(r.text));
     });
   }
   document.addEventListener("htmx:oobAfterSwap", function (e) {
@@ -601,7 +685,28 @@
     });
   }
 
+  // Copy buttons (the results' summary): shown only where a script can copy.
+  document.addEventListener("click", function (e) {
+    var button = e.target.closest && e.target.closest("[data-copy]");
+    var source = button && document.querySelector(button.getAttribute("data-copy"));
+    if (!source) return;
+    source.select();
+    var done = function () { button.textContent = button.getAttribute("data-copied"); };
+    if (navigator.clipboard) navigator.clipboard.writeText(source.value).then(done, function () {});
+    else if (document.execCommand("copy")) done();
+  });
+
   document.addEventListener("DOMContentLoaded", function () {
+    document.querySelectorAll("[data-copy][hidden]").forEach(function (b) { b.hidden = false; });
+    measureStrip();
+    watchPlayerBar();
+    // A phone on its side has room for the strip and the map only: open there.
+    var strip = document.querySelector("[data-strip]");
+    var view = document.getElementById("viewport");
+    if (strip && view && window.innerHeight < 500 && window.innerWidth > window.innerHeight
+        && !location.hash && window.scrollY === 0) {
+      view.scrollIntoView({ block: "start" });
+    }
     document.querySelectorAll(".map").forEach(setupMap);
     localTimes(document);
   });

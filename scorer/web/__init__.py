@@ -110,5 +110,15 @@ def _instance_secret(instance: Path) -> str:
 
 
 def serve(host: str = "127.0.0.1", port: int = 8000) -> None:
-    """Run the app with Flask's threaded server (enough for one table)."""
-    create_app().run(host=host, port=port, threaded=True)
+    """Run the app with Flask's threaded server (enough for one table). Says which address the
+    phones should open, with a QR code of it, and gives the share page that address."""
+    from scorer.web import lan
+
+    message, url = lan.announce(host, port, lan.lan_address())
+    app = create_app()
+    if url:  # the share page's links for phones (PUBLIC_URL, when set, still wins)
+        app.config.setdefault("LAN_URL", url)
+    print(message, flush=True)
+    if url:
+        print(lan.terminal_qr(url), flush=True)
+    app.run(host=host, port=port, threaded=True)

@@ -14,6 +14,7 @@ from flask import (
     redirect,
     render_template,
     request,
+    session,
     url_for,
 )
 
@@ -82,29 +83,42 @@ def _new_form(setup: dict[str, Any] | None = None, error: str | None = None, sta
 
 @bp.get("/games/new")
 def new_game() -> tuple[str, int]:
+    refused = session.pop(_REFUSED_FORM, None)
+    if isinstance(refused, dict) and "setup" in refused:
+        return _new_form(refused["setup"], refused.get("error"), 422)
     return _new_form()
 
 
+_REFUSED_FORM = "new_game_refused"
+
+
+def _refuse_form(setup: dict[str, Any], error: str) -> Response:
+    """The refused form is shown again by a redirect to the new-game page (kept in the
+    session for it): a reload of the page then shows the form, not "resend the form?"."""
+    session[_REFUSED_FORM] = {"setup": setup, "error": error}
+    return redirect(url_for("games.new_game"), code=303)
+
+
 @bp.post("/games")
-def create_game() -> Response | tuple[str, int]:
+def create_game() -> Response:
     setup = _form_setup()
     variant = VARIANTS.get(setup["variant"])
     if variant is None:
-        return _new_form(setup, _("Choose USA, Europe or Express."), 422)
+        return _refuse_form(setup, _("Choose USA, Europe or Express."))
     players = [Player(p["name"], p["color"]) for p in setup["players"] if p["name"]]
     values = None
     if variant.bonus == "express":
         try:
             values = [int(v) for v in setup["bonus"]]
         except ValueError:
-            return _new_form(setup, _("Bonus card values are whole numbers."), 422)
+            return _refuse_form(setup, _("Bonus card values are whole numbers."))
     try:
         game = Game.new(variant, players, values)
         name = check_game_name(setup["name"])
     except ScorerError as exc:
-        return _new_form(setup, refuse(exc), 422)
+        return _refuse_form(setup, refuse(exc))
     except ValueError as exc:
-        return _new_form(setup, str(exc), 422)
+        return _refuse_form(setup, str(exc))
     if not may_create_game(current_app):
         return _new_form(setup, _(TOO_MANY_GAMES), 429)
     game_id = store.create(get_db(), game, name, device=device_id())
@@ -129,6 +143,8 @@ def import_game() -> Response | tuple[str, int]:
         game = Game.from_json(data)
     except ScorerError as exc:
         return _index_error(refuse(exc))
+    if not request.form.get("game_name") and isinstance(data.get("name"), str):
+        name = data["name"]  # an export's own name wins over its file name
     try:
         name = check_game_name(name)
     except ValueError as exc:
@@ -157,7 +173,9 @@ def _index_error(message: str, status: int = 422) -> tuple[str, int]:
 @bp.get("/games/<game_id>/export.json")
 def export(game_id: str) -> Response:
     stored = get_game(game_id)
-    body = json.dumps(stored.game.to_json(), ensure_ascii=False, indent=1)
+    # The game's name goes with it (an optional field of the game file, read back on import).
+    body = json.dumps({"name": stored.name, **stored.game.to_json()}, ensure_ascii=False,
+                      indent=1)
     filename = re.sub(r"[^A-Za-z0-9._-]+", "-", stored.name).strip("-") or "game"
     return Response(body, mimetype="application/json", headers={
         "Content-Disposition": f'attachment; filename="{filename}.json"'})

@@ -61,8 +61,9 @@ def _names_fr(text: str) -> str:
 # (pattern on the English message, French replacement); the first match wins.
 _ERRORS_FR: tuple[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]], ...] = tuple(
     (re.compile(p), r) for p, r in (
-        (r"^(?P<r>.+) \((?P<id>[^)]+)\) is already claimed by (?P<o>.+)\.$",
-         r"\g<r> est déjà prise par \g<o>."),
+        (r"^(?P<r>[^(]+?)(?: \((?P<c>\w+)\))? is already claimed by (?P<o>.+)\.$",
+         lambda m: f"{m['r']}{' (' + gettext(m['c']) + ')' if m['c'] else ''} est déjà prise "
+                   f"par {m['o']}."),
         (r"^(?P<p>.+) already owns the other lane of (?P<r>.+): one player may never own both "
          r"lanes of a double route\.$",
          r"\g<p> a déjà l'autre voie de \g<r> : un joueur ne peut jamais prendre les deux voies "
@@ -189,6 +190,8 @@ def translate_error(message: str) -> str:
     return message
 
 
+_EVERY_FR = {"all": "tous", "both": "tous les deux"}
+
 _TIEBREAK_FR = (
     (re.compile(r"^(?P<n>.+) tie on (?P<t>-?\d+) points$"),
      lambda m: f"{_names_fr(m['n'])} sont à égalité avec {m['t']} points"),
@@ -196,11 +199,17 @@ _TIEBREAK_FR = (
      lambda m: f"{_names_fr(m['n'])} a réalisé le plus de billets ({m['c']})"
      if " and " not in m["n"] else
      f"{_names_fr(m['n'])} ont réalisé le plus de billets ({m['c']})"),
-    (re.compile(r"^all completed (?P<n>\d+) tickets?$"),
-     lambda m: f"tous ont réalisé {m['n']} billet{'s' if int(m['n']) > 1 else ''}"),
-    (re.compile(r"^all hold the (?P<b>.+) bonus$"),
-     lambda m: f"tous ont le bonus {gettext(m['b'])}"),
-    (re.compile(r"^none holds the (?P<b>.+) bonus$"),
+    (re.compile(r"^(?P<e>all|both) completed (?P<n>\d+) tickets?$"),
+     lambda m: f"{_EVERY_FR[m['e']]} ont réalisé {m['n']} billet"
+               f"{'s' if int(m['n']) > 1 else ''}"),
+    (re.compile(r"^(?P<n>.+) placed the fewest stations \((?P<c>.+)\)$"),
+     lambda m: f"{_names_fr(m['n'])} "
+               f"{'ont' if ' and ' in m['n'] else 'a'} posé le moins de gares ({m['c']})"),
+    (re.compile(r"^(?P<e>all|both) placed (?P<n>\d+) stations?$"),
+     lambda m: f"{_EVERY_FR[m['e']]} ont posé {m['n']} gare{'s' if int(m['n']) > 1 else ''}"),
+    (re.compile(r"^(?P<e>all|both) hold the (?P<b>.+) bonus$"),
+     lambda m: f"{_EVERY_FR[m['e']]} ont le bonus {gettext(m['b'])}"),
+    (re.compile(r"^(?:none|neither) holds the (?P<b>.+) bonus$"),
      lambda m: f"personne n'a le bonus {gettext(m['b'])}"),
     (re.compile(r"^(?P<n>.+) holds? the (?P<b>.+) bonus$"),
      lambda m: f"{_names_fr(m['n'])} "
@@ -281,7 +290,13 @@ FR.update({
     "Europe Express order taken from the claims again.":
         "Ordre de l'Europe Express repris des prises de routes.",
     "Europe Express order: {order}.": "Ordre de l'Europe Express : {order}.",
+    "Europe Express order: {order} (was: {before}).":
+        "Ordre de l'Europe Express : {order} (avant : {before}).",
+    "No final round any more: every player has 3 trains or more.":
+        "Plus de dernier tour : chaque joueur a 3 wagons ou plus.",
+    "nobody": "personne",
     "Export (JSON)": "Exporter (JSON)",
+    "Final round": "Dernier tour",
     "Final round triggered by {names}.": "Dernier tour déclenché par {names}.",
     "Final round! {names} has {n} trains or fewer: everyone plays one last turn.":
         "Dernier tour ! {names} n'a plus que {n} wagons ou moins : chacun joue un dernier tour.",
@@ -401,6 +416,29 @@ FR.update({
     "What a tap does": "Ce que fait une touche",
     "Whole board": "Tout le plateau",
     "Which lane?": "Quelle voie ?",
+    "Copied": "Copié",
+    "This link works only on this computer: the other phones cannot open {address}. Start "
+    "Terminus with make run (it serves the Wi-Fi), then open the address it prints.":
+        "Ce lien ne marche que sur cet ordinateur : les autres téléphones ne peuvent pas ouvrir "
+        "{address}. Lancez Terminus avec make run (il sert le Wi-Fi), puis ouvrez l'adresse "
+        "qu'il affiche.",
+    "Patterns for colour-blind players: {state}": "Motifs pour daltoniens : {state}",
+    "on": "oui",
+    "off": "non",
+    "Copy": "Copier",
+    "On the score track": "Sur la piste de score",
+    "Station in {city}: borrows {route}": "Gare de {city} : emprunte {route}",
+    "Station in {city}: borrows nothing": "Gare de {city} : n'emprunte rien",
+    "Summary to paste in a chat": "Résumé à coller dans une discussion",
+    "nothing": "rien",
+    "score track": "piste de score",
+    "{space}, behind the start": "{space}, derrière le départ",
+    "{space}, after {count} full lap": "{space}, après {count} tour complet",
+    "{space}, after {count} full laps": "{space}, après {count} tours complets",
+    "left lane": "voie de gauche",
+    "right lane": "voie de droite",
+    "upper lane": "voie du haut",
+    "lower lane": "voie du bas",
     "held by {names}": "déjà chez {names}",
     "Cancel": "Annuler",
     "Winner": "Gagnant",

@@ -25,6 +25,7 @@ from scorer.game import (
     SetOwners,
     UnclaimRoute,
 )
+from scorer.scoring import express_order as express_cards_order
 from scorer.web import store
 from scorer.web.common import (
     active_player,
@@ -83,7 +84,11 @@ def apply(
     stored: store.StoredGame, action: Action, message: str, active: str | None = None,
     **ui: Any,
 ) -> Response | tuple[str, int]:
-    """Record one action; a refused one changes nothing and answers 422 with the reason."""
+    """Record one action; a refused one changes nothing and answers 422 with the reason.
+
+    The message also says what the action set off: the final round, a new Express order.
+    """
+    before = stored.game
     try:
         stored = store.record(get_db(), stored.id, action)
     except ScorerError as exc:
@@ -93,7 +98,30 @@ def apply(
         return answer(fresh, error=refuse(exc), status=422, active=active, **ui)
     except KeyError:
         abort(404)
-    return answer(stored, message=message, active=active, **ui)
+    return answer(stored, message=" ".join([message, *consequences(before, stored.game)]),
+                  active=active, **ui)
+
+
+def consequences(before: Game, after: Game) -> list[str]:
+    """Sentences for what changed besides the action itself: the final round set off (or
+    called off by a release), the Europe Express order changed."""
+    said = []
+    started = [p for p in after.final_round_triggered() if p not in before.final_round_triggered()]
+    if started:
+        said.append(plural(
+            len(started),
+            "Final round! {names} has {n} trains or fewer: everyone plays one last turn.",
+            "Final round! {names} have {n} trains or fewer: everyone plays one last turn.",
+            names=", ".join(started), n=2))
+    elif before.final_round_triggered() and not after.final_round_triggered():
+        said.append(_("No final round any more: every player has 3 trains or more."))
+    if after.variant.bonus == "express":
+        old, new = express_cards_order(before), express_cards_order(after)
+        if old != new:
+            nobody = _("nobody")
+            said.append(_("Europe Express order: {order} (was: {before}).",
+                          order=", ".join(new) or nobody, before=", ".join(old) or nobody))
+    return said
 
 
 def lane_label(board: Board, route: Route) -> str:
@@ -128,6 +156,27 @@ def describe(stored: store.StoredGame, action: Action) -> str:
                           "the photo ({count} changes)")
         case _:
             return _("the Europe Express order")
+
+
+PATTERNS_COOKIE = "patterns"
+
+
+@bp.app_context_processor
+def patterns_setting() -> dict[str, bool]:
+    """Whether this device fills the players' lanes with patterns (the colour-blind switch)."""
+    return {"patterns": request.cookies.get(PATTERNS_COOKIE) == "on"}
+
+
+@bp.post("/patterns")
+def set_patterns(game_id: str) -> Response:
+    """The colour-blind switch: a cookie on this device, kept a year; back to the game."""
+    get_game(game_id)
+    response = back_to("play.game_page", game_id=game_id)
+    if request.form.get("patterns") == "on":
+        response.set_cookie(PATTERNS_COOKIE, "on", max_age=365 * 24 * 3600, samesite="Lax")
+    else:
+        response.delete_cookie(PATTERNS_COOKIE)
+    return response
 
 
 @bp.get("")
@@ -301,6 +350,10 @@ def add_ticket(game_id: str) -> Response | tuple[str, int]:
     if not a or not b:
         return answer(stored, error=_("Give both cities of the ticket."), status=422,
                       active=player, **ui)
+    try:  # the board's spelling in the message, as the ticket is kept ("Zurich": Zürich)
+        a, b = stored.game.board.city(a), stored.game.board.city(b)
+    except ScorerError:
+        pass  # the action below refuses the unknown city with its suggestions
     return apply(stored, AddTicket(player, a, b, points),
                  _("{player} takes the ticket {a}–{b}.", player=player, a=a, b=b),
                  active=player, **ui)

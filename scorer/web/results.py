@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from flask import Blueprint, render_template, request
 
+from scorer.game import Game
+from scorer.scoring import PlayerScore, Scoresheet, route_groups, score_track
 from scorer.web import store
 from scorer.web.common import get_game, get_shared, live_context, scoresheet
-from scorer.web.i18n import translate_tiebreak
+from scorer.web.i18n import _, plural, signed, translate_tiebreak
 
 bp = Blueprint("results", __name__)
 
@@ -38,11 +40,65 @@ def render_results(stored: store.StoredGame, editable: bool) -> str:
             ranks[name] = ranks[previous.name]  # tied below the winners
         else:
             ranks[name] = index + 1
+    game = stored.game
+    groups = {p.name: route_groups(game, p) for p in sheet.players}
     return render_template(
         "pages/results.html", **context, ranked=[by_name[n] for n in sheet.ranking], ranks=ranks,
         tiebreak=translate_tiebreak(sheet.tiebreak), selected=selected, shown=shown,
-        watch=not editable,
+        watch=not editable, groups=groups, track=track_text, station_uses=station_uses,
+        summary=summary_text(stored.name, game, sheet, ranks, groups),
     )
+
+
+def track_text(total: int) -> str:
+    """Where the player's marker should stand on the board's score track."""
+    space, laps = score_track(total)
+    if laps > 0:
+        return plural(laps, "{space}, after {count} full lap", "{space}, after {count} full laps",
+                      space=space)
+    if laps < 0:
+        return _("{space}, behind the start", space=space)
+    return str(space)
+
+
+def station_uses(game: Game, player: PlayerScore) -> list[tuple[str, str | None]]:
+    """Each station the player placed, with the route it borrows (None: none helps)."""
+    borrowed = {b.city: game.board.routes[b.route] for b in player.borrowed_routes}
+    return [(city, f"{borrowed[city].a}–{borrowed[city].b}" if city in borrowed else None)
+            for city in game.stations_of(player.name)]
+
+
+def summary_text(name: str, game: Game, sheet: Scoresheet, ranks: dict[str, int],
+                 groups: dict[str, tuple[tuple[int, int, int], ...]]) -> str:
+    """The results as plain text to paste into a chat: each player's score sheet in short."""
+    winners = sheet.winners
+    lines = [f"{name} · {game.variant.title}",
+             _("{name} wins!", name=winners[0]) if len(winners) == 1
+             else _("Shared win: {names}.", names=", ".join(winners))]
+    tiebreak = translate_tiebreak(sheet.tiebreak)
+    if tiebreak:
+        lines.append(tiebreak)
+    by_name = {p.name: p for p in sheet.players}
+    for player_name in sheet.ranking:
+        p = by_name[player_name]
+        lines.append("")
+        lines.append(f"{ranks[p.name]}. {p.name}: {p.total} "
+                     f"({_('score track')} {track_text(p.total)})")
+        routes = ", ".join(f"{n}×{length} = {n * each}" for length, n, each in groups[p.name])
+        lines.append(f"  {_('Routes')} {p.route_points}" + (f": {routes}" if routes else ""))
+        if p.tickets:
+            tickets = ", ".join(f"{t.a}–{t.b} {signed(t.score)}" for t in p.tickets)
+            lines.append(f"  {_('Tickets')} {signed(p.ticket_points)}: {tickets}")
+        if game.variant.stations:
+            uses = "; ".join(f"{city} → {route or _('nothing')}"
+                             for city, route in station_uses(game, p))
+            lines.append(f"  {_('Stations')} {signed(p.station_points)}"
+                         + (f" ({uses})" if uses else ""))
+        if p.longest_bonus:
+            lines.append(f"  {_(game.variant.bonus_name)} {signed(p.longest_bonus)}")
+        if p.express_bonus:
+            lines.append(f"  {_('Europe Express card')} {signed(p.express_bonus)}")
+    return "\n".join(lines) + "\n"
 
 
 @bp.get("/games/<game_id>/results")

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from urllib.parse import urlsplit
+
 import segno
-from flask import Blueprint, Response, render_template, request
+from flask import Blueprint, Response, current_app, render_template, request, url_for
 from markupsafe import Markup
 
+from scorer.web import lan
 from scorer.web.common import get_game, get_shared, is_htmx, live_context
-from scorer.web.security import external_url
 
 bp = Blueprint("share", __name__)
 
@@ -18,13 +20,33 @@ def qr_svg(text: str) -> Markup:
     return Markup(svg)
 
 
+def reachable_base() -> tuple[str, bool]:
+    """The start of links other phones can open, and whether it is only this computer's.
+
+    A configured PUBLIC_URL always (never the request's Host, see ``security``). Otherwise a
+    page asked for at 127.0.0.1 or localhost would give the other phones a link to themselves:
+    the server's address on the network (LAN_URL, which ``make run`` sets) is used instead;
+    without one the link is kept and the page warns.
+    """
+    public = current_app.config.get("PUBLIC_URL")
+    if public:
+        return str(public).rstrip("/"), False
+    if not lan.is_loopback(urlsplit(request.host_url).hostname or ""):
+        return request.host_url.rstrip("/"), False
+    local = current_app.config.get("LAN_URL")
+    if local:
+        return str(local).rstrip("/"), False
+    return request.host_url.rstrip("/"), True
+
+
 @bp.get("/games/<game_id>/share")
 def share_page(game_id: str) -> str:
     stored = get_game(game_id)
-    watch_url = external_url("share.watch", share=stored.share)
+    base, local_only = reachable_base()
+    watch_url = base + url_for("share.watch", share=stored.share)
     return render_template(
         "pages/share.html", stored=stored, watch_url=watch_url, qr=qr_svg(watch_url),
-        edit_url=external_url("play.game_page", game_id=stored.id),
+        edit_url=base + url_for("play.game_page", game_id=stored.id), local_only=local_only,
     )
 
 

@@ -168,6 +168,33 @@ def _static_parts(board_name: str, language: str) -> tuple[dict[str, str], dict[
     return lanes, cities
 
 
+# Each piece colour's pattern, for players who tell colours apart badly (the page's
+# "patterns" switch fills owned lanes and stations with them): the colour under white marks
+# of a shape of its own (black stays plain: it differs from the others by its darkness).
+PATTERNS = Markup(
+    '<defs>'
+    '<pattern id="pat-red" width="12" height="12" patternUnits="userSpaceOnUse" '
+    'patternTransform="rotate(45)"><rect width="12" height="12" style="fill:var(--p-red)"/>'
+    '<rect width="4" height="12" fill="#fff"/></pattern>'
+    '<pattern id="pat-blue" width="12" height="12" patternUnits="userSpaceOnUse">'
+    '<rect width="12" height="12" style="fill:var(--p-blue)"/>'
+    '<circle cx="6" cy="6" r="3" fill="#fff"/></pattern>'
+    '<pattern id="pat-green" width="14" height="14" patternUnits="userSpaceOnUse">'
+    '<rect width="14" height="14" style="fill:var(--p-green)"/>'
+    '<rect x="5" width="4" height="14" fill="#fff"/><rect y="5" width="14" height="4" '
+    'fill="#fff"/></pattern>'
+    '<pattern id="pat-yellow" width="12" height="12" patternUnits="userSpaceOnUse" '
+    'patternTransform="rotate(-45)"><rect width="12" height="12" style="fill:var(--p-yellow)"/>'
+    '<rect width="3" height="12" fill="#1f2328"/><rect x="6" width="3" height="12" '
+    'fill="#1f2328" fill-opacity=".35"/></pattern>'
+    '</defs>'
+    '<style>'
+    + "".join(f".patterns .lane.own-{c} .sp, .patterns .station.pc-{c} {{ fill: url(#pat-{c}); }}"
+              for c in ("red", "blue", "green", "yellow"))
+    + '</style>'
+)
+
+
 def board_svg(
     board_name: str, *, language: str, classes: dict[str, str], stations: dict[str, str],
     first_city: str = "", base: str = "", label: str = "",
@@ -186,7 +213,7 @@ def board_svg(
         f'<svg class="map-svg map-{shapes.name}" viewBox="{shapes.view_box}" '
         f'xmlns="http://www.w3.org/2000/svg" role="group" aria-label="{escape(label)}">'
         f'<rect class="sea" x="{-PADDING}" y="{-PADDING}" width="{shapes.width + 2 * PADDING}" '
-        f'height="{shapes.height + 2 * PADDING}" rx="24"/><g class="lanes">'
+        f'height="{shapes.height + 2 * PADDING}" rx="24"/>{PATTERNS}<g class="lanes">'
     ]
     for lane in shapes.lanes:
         extra = classes.get(lane.id, "")

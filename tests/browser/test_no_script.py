@@ -10,6 +10,7 @@ def test_without_javascript_a_lane_tap_opens_its_page_and_claims_from_there(new_
     page = table.page
     game_id = table.new_game("usa", [("Ann", "red"), ("Bob", "blue")])
 
+    expect(page.locator(".zoom")).to_be_hidden()  # buttons that would do nothing
     table.tap_lane("helena--seattle", zoom=False)
     page.wait_for_url(f"**/games/{game_id}/routes/helena--seattle")
     expect(page.locator("h1")).to_have_text("Helena – Seattle")

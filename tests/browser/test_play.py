@@ -392,6 +392,33 @@ def test_a_tap_between_the_two_lanes_of_a_double_asks_which_lane(phone, table, s
     assert claimed == {"frankfurt--paris--2"}
 
 
+def test_the_two_lanes_of_a_gray_double_are_told_apart_in_the_which_lane_choice(
+    phone, table, shot
+):
+    game_id = table.api_game({"variant": "europe", "players": [
+        {"name": n, "color": c} for n, c in FOUR]})
+    phone.goto(f"/games/{game_id}")
+    table.tap_lane("dieppe--london--2")  # Ann owns one of them
+    expect(table.lane("dieppe--london--2")).to_have_class(owned_by("red"))
+    table.whole_board()
+    boxes = [table.lane(r).locator(".sp").nth(1).bounding_box()
+             for r in ("dieppe--london", "dieppe--london--2")]
+    x = sum(b["x"] + b["width"] / 2 for b in boxes) / 2
+    y = sum(b["y"] + b["height"] / 2 for b in boxes) / 2
+    phone.touchscreen.tap(x, y)
+    buttons = phone.locator("#lane-choice [data-pick-route]")
+    expect(buttons).to_have_count(2)
+    shot(phone, "which-gray-lane")
+    first, second = buttons.nth(0).inner_text(), buttons.nth(1).inner_text()
+    assert first != second
+    # Dieppe-London runs up and down the map: its lanes lie left and right of each other.
+    assert "left lane" in first and "right lane" in second
+    assert "Ann" in second and "Ann" not in first
+    with phone.expect_response(lambda r: "/routes/dieppe--london" in r.url):
+        buttons.nth(0).tap()
+    expect(table.message()).to_contain_text("may never own both lanes")
+
+
 def test_a_phone_behind_the_game_catches_up_when_its_tap_is_refused(
     phone, table, new_table, shot
 ):
@@ -412,3 +439,32 @@ def test_a_phone_behind_the_game_catches_up_when_its_tap_is_refused(
     expect(table.player_button("Bob").locator("[data-trains-left]")).to_have_text(
         "39", timeout=1500)
     shot(phone, "caught-up")
+
+
+def test_a_tap_right_after_a_swipe_of_the_map_claims_even_when_no_click_follows(phone, table):
+    # Right after a swipe the page still glides, and the browser spends the next tap on
+    # stopping it: pointer events, no click. The page waited for the click: the tap was lost.
+    game_id = table.api_game({"variant": "europe", "players": [
+        {"name": n, "color": c} for n, c in FOUR]})
+    phone.goto(f"/games/{game_id}")
+    middle = table.lane("paris--zurich").locator(".sp").nth(1)
+    table.bring_into_view(middle)
+    view = phone.locator("#viewport").bounding_box()
+    cdp = phone.context.new_cdp_session(phone)
+    x, y = view["x"] + view["width"] * 0.8, view["y"] + view["height"] * 0.5
+    cdp.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [{"x": x, "y": y}]})
+    for step in range(1, 6):
+        cdp.send("Input.dispatchTouchEvent", {"type": "touchMove",
+                                               "touchPoints": [{"x": x, "y": y - 30 * step}]})
+    cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+    phone.evaluate("""() => window.addEventListener('click', e => {
+        e.stopImmediatePropagation(); e.preventDefault(); }, {capture: true, once: true})""")
+    # The test waits for the glide to end (so the lane is where the finger goes) and takes
+    # the tap's click away, as the browser does when the tap stops a glide.
+    box = None
+    while box != (box := middle.bounding_box()):
+        phone.wait_for_timeout(300)
+    with phone.expect_response(lambda r: "/routes/paris--zurich" in r.url):
+        phone.touchscreen.tap(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    expect(table.lane("paris--zurich")).to_have_class(owned_by("red"))
+    assert not phone.problems

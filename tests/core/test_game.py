@@ -455,3 +455,19 @@ def test_set_owners_moves_stations_too(make_game):
                                                          ("Roma", "Bob"))))
     assert {(s.player, s.city) for s in game.stations} == {("Ann", "Wien"), ("Bob", "Roma")}
     assert game.owner("paris--zurich") == "Bob"
+
+
+def test_a_lane_released_and_claimed_again_by_its_owner_keeps_its_place_in_time():
+    game = Game.new("europe", [Player("Ann", "red"), Player("Bob", "blue")])
+    game.apply(ClaimRoute("Ann", "paris--zurich"))
+    game.apply(ClaimRoute("Bob", "berlin--essen"))
+    game.apply(UnclaimRoute("paris--zurich"))
+    game.apply(ClaimRoute("Ann", "paris--zurich"))
+    assert [(c.player, c.route) for c in game.claims] == [
+        ("Ann", "paris--zurich"), ("Bob", "berlin--essen")]
+    # Claimed by someone else it is a new claim, at the end; so is Ann's claim after that.
+    game.apply(UnclaimRoute("paris--zurich"))
+    game.apply(ClaimRoute("Bob", "paris--zurich"))
+    game.apply(UnclaimRoute("paris--zurich"))
+    game.apply(ClaimRoute("Ann", "paris--zurich"))
+    assert [c.route for c in game.claims] == ["berlin--essen", "paris--zurich"]

@@ -41,7 +41,8 @@ def test_second_lane_of_a_double_is_closed_in_small_games(variant, players, open
 
 
 def test_tiebreak_orders_differ_between_variants():
-    assert USA.tiebreak == EUROPE.tiebreak == ("tickets", "longest")
+    assert USA.tiebreak == ("tickets", "longest")
+    assert EUROPE.tiebreak == ("tickets", "stations", "longest")
     assert EXPRESS.tiebreak == ("tickets",)
 
 

@@ -1,7 +1,7 @@
 import pytest
 
 from scorer.game import AddTicket, ClaimRoute, Game, PlaceStation, Player, SetExpressOrder
-from scorer.scoring import score
+from scorer.scoring import route_groups, score, score_track
 
 LONDON_ISTANBUL = ("dieppe--london", "dieppe--paris", "marseille--paris", "marseille--roma",
                    "brindisi--roma", "athina--brindisi", "athina--smyrna",
@@ -191,7 +191,7 @@ def test_points_tie_goes_to_most_completed_tickets():
     assert [p.total for p in sheet.players[:2]] == [14, 14]
     assert sheet.winners == ("Ann", "Bob")
     assert sheet.tiebreak == (
-        "Ann and Bob tie on 14 points; all completed 1 ticket; all hold the Longest path "
+        "Ann and Bob tie on 14 points; both completed 1 ticket; both hold the Longest path "
         "bonus: they share the win.")
 
 
@@ -238,4 +238,52 @@ def test_express_tie_after_tickets_is_shared():
     sheet = score(game)
     assert sheet.winners == ("Ann", "Bob")
     assert sheet.tiebreak == (
-        "Ann and Bob tie on 2 points; all completed 0 tickets: they share the win.")
+        "Ann and Bob tie on 2 points; both completed 0 tickets: they share the win.")
+
+
+def test_europe_tie_on_points_and_tickets_goes_to_the_fewest_stations_placed():
+    game = Game.new("europe", [Player("Ann", "red"), Player("Bob", "blue")])
+    game.apply(ClaimRoute("Ann", "berlin--essen"))  # 2 trains
+    game.apply(ClaimRoute("Bob", "kyiv--smolensk"))  # longer: Bob holds the European Express
+    game.apply(PlaceStation("Ann", "Paris"))
+    game.apply(PlaceStation("Bob", "Roma"))
+    game.apply(PlaceStation("Bob", "Madrid"))
+    ann, bob = score(game).players
+    assert bob.longest_bonus == 10 and ann.longest_bonus == 0
+    # One completed ticket each, Ann's worth exactly what brings her level with Bob.
+    game.apply(AddTicket("Bob", "Kyiv", "Smolensk", 1))
+    game.apply(AddTicket("Ann", "Berlin", "Essen", bob.total + 1 - ann.total))
+    sheet = score(game)
+    ann, bob = sheet.players
+    assert ann.total == bob.total and ann.tickets_completed == bob.tickets_completed == 1
+    assert sheet.winners == ("Ann",) and sheet.ranking == ("Ann", "Bob")
+    assert sheet.tiebreak == (
+        f"Ann and Bob tie on {ann.total} points; both completed 1 ticket; Ann placed the "
+        "fewest stations (Ann 1, Bob 2): Ann wins.")
+
+
+def test_europe_tie_sentence_names_the_stations_step_when_it_decides_nothing():
+    game = Game.new("europe", [Player("Ann", "red"), Player("Bob", "blue")])
+    game.apply(ClaimRoute("Ann", "berlin--essen"))
+    game.apply(ClaimRoute("Bob", "brindisi--roma"))
+    sheet = score(game)
+    assert sheet.winners == ("Ann", "Bob")
+    assert sheet.tiebreak == (
+        "Ann and Bob tie on 24 points; both completed 0 tickets; both placed 0 stations; "
+        "both hold the European Express bonus: they share the win.")
+
+
+@pytest.mark.parametrize(("total", "track"), [
+    (0, (0, 0)), (99, (99, 0)), (100, (0, 1)), (137, (37, 1)), (215, (15, 2)), (-5, (95, -1)),
+])
+def test_the_score_track_shows_the_total_modulo_100_with_the_laps(total, track):
+    assert score_track(total) == track
+
+
+def test_routes_are_grouped_by_length_with_their_points(make_game):
+    game = make_game("usa")
+    claim_all(game, "Ann", "helena--seattle", "portland--salt-lake-city", "denver--helena",
+              "portland--seattle")
+    ann = score(game).player("Ann")
+    assert route_groups(game, ann) == ((6, 2, 15), (4, 1, 7), (1, 1, 1))
+    assert sum(n * points for _length, n, points in route_groups(game, ann)) == ann.route_points

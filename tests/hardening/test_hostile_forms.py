@@ -94,6 +94,7 @@ FORMS = {
     "/games/{game}/express": ["reset", "move", "dir"],
     "/games/{game}/undo": ["cursor"],
     "/games/{game}/redo": ["cursor"],
+    "/games/{game}/patterns": ["patterns"],
     "/games/{game}/scan/{scan}/lanes/{route}": ["owner"],
     "/games/{game}/scan/{scan}/apply": [],
     "/games/{game}/scan/{scan}/accept": [],

@@ -50,7 +50,7 @@ def test_the_new_game_form_refuses_bad_setups_and_keeps_what_was_typed(client):
         (new_game_form(name_1="x" * 60), "too long"),
     ]
     for form, text in cases:
-        answer = client.post("/games", form)
+        answer = client.post("/games", form, follow_redirects=True)
         assert answer.status_code == 422, text
         assert text in answer.text.replace("&#39;", "'"), text
         assert 'value="Ann"' in answer.text
@@ -120,6 +120,7 @@ def test_export_gives_the_game_file_of_the_spec_and_import_reads_it_back(client)
     assert "attachment" in exported.headers["Content-Disposition"]
     data = exported.get_json()
     assert data["claims"][1] == {"player": "Bob", "route": "munchen--zurich"}
+    del data["name"]  # a file without its game's name is named after the file
     upload = {"file": (io.BytesIO(json.dumps(data).encode()), "saturday.json")}
     answer = client.post("/games/import", upload, content_type="multipart/form-data")
     assert answer.status_code == 303
@@ -187,3 +188,27 @@ def test_renaming_from_the_history_returns_to_the_history(client, europe):
     assert answer.status_code == 303 and answer.headers["Location"] == "/"
     page = client.get("/").text
     assert "Rematch" in page and f'action="/games/{europe}/rename"' in page
+
+
+def test_an_export_carries_the_game_name_and_import_takes_it_back(client):
+    answer = client.post("/games", new_game_form(game_name="Friday at Zoé's"))
+    game = answer.headers["Location"].rsplit("/", 1)[1]
+    exported = client.get(f"/games/{game}/export.json")
+    data = exported.get_json()
+    assert data["name"] == "Friday at Zoé's" and list(data)[:2] == ["name", "variant"]
+    assert 'filename="Friday-at-Zo-s.json"' in exported.headers["Content-Disposition"]
+    upload = {"file": (io.BytesIO(json.dumps(data).encode()), "download.json")}
+    imported = client.post("/games/import", upload, content_type="multipart/form-data")
+    new_id = imported.headers["Location"].rsplit("/", 1)[1]
+    assert "<h1 title=\"Friday at Zoé&#39;s\">" in client.get(f"/games/{new_id}").text
+
+
+def test_a_refused_new_game_form_comes_back_by_a_redirect_so_a_reload_posts_nothing(client):
+    refused = client.post("/games", new_game_form(color_1="red"))
+    assert refused.status_code == 303 and refused.headers["Location"] == "/games/new"
+    shown = client.get("/games/new")
+    assert shown.status_code == 422
+    assert "both play red" in shown.text.replace("&#39;", "'") and 'value="Ann"' in shown.text
+    reloaded = client.get("/games/new")  # a reload: the empty form, and nothing posted
+    assert reloaded.status_code == 200 and "both play red" not in reloaded.text
+    assert "game-item" not in client.get("/").text

@@ -51,8 +51,10 @@ def test_french_messages_keep_the_same_fields():
 
 
 @pytest.mark.parametrize(("english", "french"), [
-    ("Paris–Zürich (paris--zurich) is already claimed by Ann.",
+    ("Paris–Zürich is already claimed by Ann.",
      "Paris–Zürich est déjà prise par Ann."),
+    ("Frankfurt–Paris (white) is already claimed by Ann.",
+     "Frankfurt–Paris (blanc) est déjà prise par Ann."),
     ("Ann has 3 trains left and cannot claim Atlanta–Miami (length 5).",
      "Il reste 3 wagons à Ann : pas assez pour Atlanta–Miami (longueur 5)."),
     ("Unknown city 'Pariss' on the Europe board. Did you mean Paris?",
@@ -100,3 +102,18 @@ def test_one_of_anything_is_singular_on_the_pages(client, usa):
     french = client.get(f"/games/{usa}/routes/dallas--houston",
                         headers={"Accept-Language": "fr"}).text
     assert "1 case, 1 point" in french
+
+
+def test_the_europe_stations_tiebreak_and_two_player_sentences_are_translated(app):
+    sentence = ("Ann and Bob tie on 40 points; both completed 1 ticket; Ann placed the fewest "
+                "stations (Ann 1, Bob 2): Ann wins.")
+    with app.test_request_context(headers={"Accept-Language": "fr"}):
+        assert i18n.translate_tiebreak(sentence) == (
+            "Ann et Bob sont à égalité avec 40 points ; tous les deux ont réalisé 1 billet ; "
+            "Ann a posé le moins de gares (Ann 1, Bob 2) : Ann gagne.")
+        assert i18n.translate_tiebreak(
+            "Ann and Bob tie on 4 points; both completed 0 tickets; both placed 2 stations; "
+            "neither holds the European Express bonus: they share the win.") == (
+            "Ann et Bob sont à égalité avec 4 points ; tous les deux ont réalisé 0 billet ; "
+            "tous les deux ont posé 2 gares ; personne n'a le bonus European Express : ils se "
+            "partagent la victoire.")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 from scorer.web import create_app
-from tests.web.conftest import Client, lane_class, message
+from tests.web.conftest import Client, lane_class, message, players
 
 
 def game_url(game_id: str) -> str:
@@ -344,3 +344,73 @@ def test_the_hint_says_what_a_tap_does_in_each_mode(client, europe, usa):
     assert "two cities of a ticket to give it to <b data-active-name>Ann</b>" in hints["ticket"]
     no_stations = client.get(game_url(usa)).text
     assert 'data-hint="stations"' not in no_stations
+
+
+ANN_LONDON_ISTANBUL = ("dieppe--london", "dieppe--paris", "marseille--paris", "marseille--roma",
+                       "brindisi--roma", "athina--brindisi", "athina--smyrna",
+                       "constantinople--smyrna")
+BOB_LONDON_ISTANBUL = ("amsterdam--london", "amsterdam--frankfurt", "frankfurt--munchen",
+                       "munchen--wien", "budapest--wien", "bucuresti--budapest",
+                       "bucuresti--constantinople")
+
+
+def test_a_lane_released_and_claimed_again_keeps_the_express_order_and_changes_are_said(client):
+    game = client.api_game({"variant": "express",
+                            "players": players("Ann:red", "Bob:blue", "Cleo:green")})
+    for route in ANN_LONDON_ISTANBUL:
+        answer = client.hx(f"/games/{game}/routes/{route}", {"player": "Ann", "do": "claim"})
+    assert "Europe Express order: Ann (was: nobody)." in message(answer.text)
+    for route in BOB_LONDON_ISTANBUL:
+        answer = client.hx(f"/games/{game}/routes/{route}", {"player": "Bob", "do": "claim"})
+    assert "Europe Express order: Ann, Bob (was: Ann)." in message(answer.text)
+    # Ann taps one of her lanes by mistake, then again: a correction.
+    released = client.hx(f"/games/{game}/routes/marseille--roma", {"player": "Ann"})
+    assert "Europe Express order: Bob (was: Ann, Bob)." in message(released.text)
+    claimed = client.hx(f"/games/{game}/routes/marseille--roma", {"player": "Ann"})
+    assert "Europe Express order: Ann, Bob (was: Bob)." in message(claimed.text)
+    score = client.get(f"/api/games/{game}/score").get_json()
+    assert score["express_order"] == ["Ann", "Bob"]
+    assert [p["express_bonus"] for p in score["players"]] == [20, 15, 0]
+    quiet = client.hx(f"/games/{game}/routes/berlin--essen", {"player": "Cleo"})
+    assert "Express" not in message(quiet.text)
+
+
+def test_the_claim_that_sets_off_the_final_round_says_so_and_a_release_calls_it_off(client):
+    game = client.api_game({"variant": "express", "players": players("Ann:red", "Bob:blue")})
+    for route in ("budapest--kyiv", "petrograd--stockholm", "athina--brindisi",
+                  "berlin--danzig"):
+        answer = client.hx(f"/games/{game}/routes/{route}", {"player": "Ann"})
+        assert "Final round" not in message(answer.text)
+    answer = client.hx(f"/games/{game}/routes/paris--zurich", {"player": "Ann"})
+    assert message(answer.text) == (
+        "Ann claims Paris–Zürich: +4 points, 2 trains left. Final round! Ann has 2 trains or "
+        "fewer: everyone plays one last turn.")
+    released = client.hx(f"/games/{game}/routes/paris--zurich", {"player": "Ann"})
+    assert message(released.text).endswith(
+        "No final round any more: every player has 3 trains or more.")
+
+
+def test_a_conflict_names_the_lane_as_players_see_it_never_its_id(client):
+    game = client.api_game({"variant": "europe", "players": players(
+        "Ann:red", "Bob:blue", "Cleo:green", "Dan:black")})
+    client.hx(f"/games/{game}/routes/essen--frankfurt", {"player": "Ann", "do": "claim"})
+    single = client.hx(f"/games/{game}/routes/essen--frankfurt", {"player": "Bob", "do": "claim"})
+    assert message(single.text) == "Essen–Frankfurt is already claimed by Ann."
+    client.hx(f"/games/{game}/routes/frankfurt--paris", {"player": "Ann", "do": "claim"})
+    double = client.hx(f"/games/{game}/routes/frankfurt--paris", {"player": "Bob", "do": "claim"})
+    assert message(double.text) == "Frankfurt–Paris (orange) is already claimed by Ann."
+
+
+def test_the_game_box_counts_the_actions_after_every_tap(client, europe):
+    assert "0 actions" in client.get(game_url(europe)).text
+    client.hx(f"/games/{europe}/routes/paris--zurich", {"player": "Ann"})
+    answer = client.hx(f"/games/{europe}/routes/munchen--wien", {"player": "Ann"})
+    facts = re.search(r'<p id="game-facts"[^>]*hx-swap-oob="true"[^>]*>([^<]*)</p>', answer.text)
+    assert facts and "2 actions" in facts.group(1)
+
+
+def test_without_javascript_the_zoom_buttons_are_hidden_until_the_script_shows_them(
+    client, europe
+):
+    page = client.get(game_url(europe)).text
+    assert '<div class="zoom" hidden role="group"' in page

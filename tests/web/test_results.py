@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html
 import re
 
 from scorer.game import Game
@@ -37,7 +38,7 @@ def test_results_list_every_player_with_the_total_of_the_core(client):
                         ("data-tickets-minus", "0"), ("data-station-points", "8"),
                         ("data-longest-bonus", "10")):
         assert f"{hook}>{value}<" in ann, hook
-    assert "Zürich → München–Zürich" in ann
+    assert "Station in Zürich: borrows München–Zürich" in ann
     assert "Ann wins!" in page.text
 
 
@@ -90,3 +91,48 @@ def test_a_game_with_no_claims_has_results_too(client, europe):
     page = client.get(f"/games/{europe}/results")
     assert page.status_code == 200
     assert "Nothing claimed yet." in page.text and "No route claimed" in page.text
+
+
+def test_the_results_are_a_score_sheet_a_table_can_check(client):
+    game = client.api_game({
+        "variant": "europe", "players": [{"name": "Ann", "color": "red"},
+                                         {"name": "Bob", "color": "blue"}],
+        "claims": [{"player": "Ann", "route": r} for r in (
+            "paris--zurich", "munchen--wien", "kyiv--smolensk", "budapest--kyiv",
+            "bucuresti--kyiv", "berlin--danzig", "danzig--riga", "petrograd--riga",
+            "petrograd--stockholm")] + [{"player": "Bob", "route": "munchen--zurich"}],
+        "stations": [{"player": "Ann", "city": "Zürich"}, {"player": "Ann", "city": "Roma"}],
+        "tickets": [{"player": "Ann", "from": "Paris", "to": "Wien"},
+                    {"player": "Ann", "from": "Berlin", "to": "Roma"}]})
+    page = client.get(f"/games/{game}/results").text
+    score = client.get(f"/api/games/{game}/score").get_json()["players"][0]
+    ann = page[page.index('data-player="Ann"'):page.index('data-player="Bob"')]
+    # Routes by length: count × length, with the points of one route, and their sum.
+    groups = re.findall(r'data-route-group="(\d)"><th>(\d+) × (\d) trains', ann)
+    assert groups == [("8", "1", "8"), ("6", "1", "6"), ("4", "3", "4"), ("3", "4", "3")]
+    assert ">1 × 8 trains <span class=\"muted\">(21 points)</span></th><td>21<" in ann
+    # Each ticket by name with its sign, and what each station borrowed.
+    assert ('✓ Paris – Wien <span class="muted">(with the station in Zürich)</span></th>'
+            "<td>+8<") in ann
+    assert "✗ Berlin – Roma</th><td>−9<" in ann
+    assert "Station in Zürich: borrows München–Zürich" in ann
+    assert "Station in Roma: borrows nothing" in ann
+    # The score track: the total modulo 100 with the laps.
+    total = score["total"]
+    assert f'data-track="{total % 100}"' in ann
+    summary = re.search(r"<textarea[^>]*data-summary[^>]*>(.*?)</textarea>", page, re.S).group(1)
+    summary = html.unescape(summary)
+    assert f"1. Ann: {total} (score track {total % 100})" in summary
+    assert "Routes 73: 1×8 = 21, 1×6 = 15, 3×4 = 21, 4×3 = 16" in summary
+    assert "Tickets −1: Paris–Wien +8, Berlin–Roma −9" in summary
+    assert "Stations +4 (Zürich → München–Zürich; Roma → nothing)" in summary
+
+
+def test_the_score_track_counts_full_laps(client):
+    from scorer.web.results import track_text
+
+    with client.raw.application.test_request_context(headers={"Accept-Language": "en"}):
+        assert track_text(37) == "37"
+        assert track_text(137) == "37, after 1 full lap"
+        assert track_text(215) == "15, after 2 full laps"
+        assert track_text(-5) == "95, behind the start"

@@ -195,3 +195,12 @@ def test_the_city_page_marks_held_tickets_and_does_not_offer_them_twice(client, 
     french = client.get(f"/games/{usa}/cities/Denver", headers={"Accept-Language": "fr"}).text
     held = add_button(french, "Denver–El Paso")
     assert "déjà chez Ann, Bob" in held and "<form" not in held
+
+
+def test_a_custom_ticket_typed_without_accents_is_said_and_kept_as_the_board_spells_it(client):
+    game = client.api_game({"variant": "europe", "players": [
+        {"name": "Ann", "color": "red"}, {"name": "Bob", "color": "blue"}]})
+    added = client.hx(f"/games/{game}/tickets",
+                      {"player": "Ann", "a": "zurich", "b": "munchen", "points": "4"})
+    assert message(added.text) == "Ann takes the ticket Zürich–München."
+    assert ticket_items(added.text, "Ann") == {"Zürich–München": "false"}

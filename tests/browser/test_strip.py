@@ -1,0 +1,78 @@
+"""The strip over the map (selected player, trains left, final round) and where the answers
+to taps show: never over the map's lanes or the buttons at the bottom of the screen."""
+
+from playwright.sync_api import expect
+
+# 25 of Ann's 27 Express trains: 6 + 8 + 4 + 4, then Paris–Zürich (3) sets off the final round.
+BEFORE_LAST = ("budapest--kyiv", "petrograd--stockholm", "athina--brindisi", "berlin--danzig")
+THREE = [{"name": "Ann", "color": "red"}, {"name": "Bob", "color": "blue"},
+         {"name": "Cleo", "color": "green"}]
+
+
+def in_view(page, locator) -> bool:
+    box = locator.bounding_box()
+    screen = page.evaluate("({w: innerWidth, h: innerHeight})")
+    return bool(box) and box["y"] >= -1 and box["y"] + box["height"] <= screen["h"] + 1
+
+
+def test_with_the_map_in_view_the_strip_shows_the_players_trains_and_the_final_round(
+    phone, table, shot
+):
+    game_id = table.api_game({"variant": "express", "players": THREE, "claims": [
+        {"player": "Ann", "route": r} for r in BEFORE_LAST]})
+    phone.goto(f"/games/{game_id}")
+    strip = phone.locator("#strip")
+    expect(strip).not_to_be_visible()  # the player bar is in view: no need of the strip
+    # The player scrolls the map up to fill the screen, then taps.
+    phone.locator("#viewport").evaluate("v => v.scrollIntoView({block: 'start'})")
+    table.tap_lane("paris--zurich")
+    expect(phone.locator("#players")).not_to_be_in_viewport()
+    expect(strip).to_be_visible()
+    assert in_view(phone, strip) and in_view(phone, phone.locator("#viewport"))
+    ann = strip.locator('[data-pick-player="Ann"]')
+    expect(ann).to_have_attribute("aria-pressed", "true")
+    expect(ann.locator("[data-strip-trains]")).to_have_text("2")
+    expect(strip.locator("[data-strip-final]")).to_have_text("⚑ Final round")
+    # The claim's own answer says the final round has begun.
+    expect(table.message()).to_contain_text("Final round! Ann has 2 trains or fewer")
+    shot(phone, "strip-over-the-map")
+    # A tap on the strip selects the player, as the bar does.
+    with phone.expect_response(lambda r: r.url.endswith("/player")):
+        strip.locator('[data-pick-player="Bob"]').tap()
+    expect(table.player_button("Bob")).to_have_attribute("aria-pressed", "true")
+    expect(strip.locator('[data-pick-player="Bob"]')).to_have_attribute("aria-pressed", "true")
+    assert not phone.problems
+
+
+def test_in_landscape_the_page_opens_on_the_whole_map_under_the_strip(phone, table, shot):
+    page = phone
+    page.set_viewport_size({"width": 844, "height": 390})
+    game_id = table.api_game({"variant": "europe", "players": THREE})
+    page.goto(f"/games/{game_id}")
+    viewport = page.locator("#viewport")
+    expect(page.locator("#strip")).to_be_visible()
+    page.wait_for_function("document.getElementById('players').getBoundingClientRect().bottom < 0")
+    shot(page, "landscape")
+    assert in_view(page, viewport), viewport.bounding_box()
+    strip = page.locator("#strip").bounding_box()
+    assert viewport.bounding_box()["y"] >= strip["y"] + strip["height"] - 1
+    assert viewport.bounding_box()["height"] > 300
+
+
+def test_answers_show_at_the_top_and_a_refusal_stays_under_the_newer_answer(
+    phone, table, shot
+):
+    game_id = table.api_game({"variant": "europe", "players": THREE, "claims": [
+        {"player": "Bob", "route": "paris--zurich"}]})
+    phone.goto(f"/games/{game_id}")
+    table.tap_lane("paris--zurich")  # Bob's: refused
+    expect(table.message().locator("[data-error]")).to_contain_text("belongs to Bob")
+    table.tap_lane("munchen--wien")
+    lines = table.message().locator(".msg")
+    expect(lines.first).to_contain_text("Ann claims München–Wien")
+    expect(lines.nth(1)).to_contain_text("belongs to Bob")
+    shot(phone, "answer-over-refusal")
+    screen = phone.evaluate("innerHeight")
+    for index in range(lines.count()):
+        box = lines.nth(index).bounding_box()
+        assert box["y"] + box["height"] < screen - 140, "an answer covers the bottom of the screen"

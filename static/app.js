@@ -324,9 +324,22 @@
     return true;
   }
 
+  // A chooser of big buttons (a lane's owner, one lane of a double) with a cancel button,
+  // shown over the page until a choice or the cancel removes it.
+  function showChooser(box) {
+    var cancel = document.createElement("button");
+    cancel.type = "button";
+    cancel.className = "btn";
+    cancel.textContent = document.body.getAttribute("data-msg-cancel") || "×";
+    cancel.addEventListener("click", function () { box.remove(); });
+    box.appendChild(cancel);
+    document.body.appendChild(box);
+  }
+
   // The photo review: a lane's owner is picked among big buttons (nobody, each player) rather
   // than stepped through one tap at a time (up to six taps with five players).
   var bounce = null;  // where the last owner was picked: { x, y, at }
+
   function chooseOwner(lane) {
     var old = document.getElementById("lane-choice");
     if (old) old.remove();
@@ -364,13 +377,7 @@
       });
       box.appendChild(button);
     });
-    var cancel = document.createElement("button");
-    cancel.type = "button";
-    cancel.className = "btn";
-    cancel.textContent = document.body.getAttribute("data-msg-cancel") || "×";
-    cancel.addEventListener("click", function () { box.remove(); });
-    box.appendChild(cancel);
-    document.body.appendChild(box);
+    showChooser(box);
   }
   document.addEventListener("click", function (e) {
     if (!bounce || Date.now() - bounce.at > DOUBLE_TAP_MS) return;
@@ -449,13 +456,7 @@
       });
       box.appendChild(button);
     });
-    var cancel = document.createElement("button");
-    cancel.type = "button";
-    cancel.className = "btn";
-    cancel.textContent = document.body.getAttribute("data-msg-cancel") || "×";
-    cancel.addEventListener("click", function () { box.remove(); });
-    box.appendChild(cancel);
-    document.body.appendChild(box);
+    showChooser(box);
   }
 
   // --- Taps sent to the server: queued, one at a time, in the order they were made -------

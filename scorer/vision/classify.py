@@ -101,13 +101,13 @@ def space_probabilities(
     # it looks there, not beside it on the paper or a neighbour, says how sure "empty" is
     # ... and so is one where that colour covers only some of its spaces there: a neighbour's
     # piece beside one space, not the lane's own pieces moved alike
-    at = np.arange(lanes)
+    at, each = np.arange(lanes), np.arange(len(owner_of))
     colour = colour_mean[best, at].argmax(axis=1) + 1
-    read = window[best[owner_of], np.arange(len(owner_of))].argmax(axis=1) == colour[owner_of]
+    read = window[best[owner_of], each].argmax(axis=1) == colour[owner_of]
     share = np.bincount(owner_of, read, lanes) / np.bincount(owner_of, minlength=lanes)
     weak = (score[best, at] < config.lane_colour_min) | (share < config.lane_agree)
     best[weak] = int(np.abs(offsets).argmin())
-    return window[best[owner_of], np.arange(len(owner_of))]
+    return window[best[owner_of], each]
 
 
 def sibling_side(board: Board) -> np.ndarray:

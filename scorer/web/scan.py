@@ -765,11 +765,16 @@ def _route_or_refuse(stored: store.StoredGame, game_id: str, scan_id: str,
     try:
         return stored.game.board.route(route_id[:120])
     except ScorerError:
-        message = _("No lane {lane} on this board: nothing changed.", lane=route_id[:60])
-        if is_htmx():
-            return htmx_error(message, 404)
-        flash_message(message, error=True)
-        return back_to("scan.review", game_id=game_id, scan_id=scan_id)
+        return _refused(game_id, scan_id,
+                        _("No lane {lane} on this board: nothing changed.", lane=route_id[:60]))
+
+
+def _refused(game_id: str, scan_id: str, message: str) -> Any:
+    """The answer to a correction naming no such lane or city: nothing changes, it says why."""
+    if is_htmx():
+        return htmx_error(message, 404)
+    flash_message(message, error=True)
+    return back_to("scan.review", game_id=game_id, scan_id=scan_id)
 
 
 @bp.post("/<scan_id>/lanes/<route_id>")
@@ -805,11 +810,7 @@ def set_station(game_id: str, scan_id: str) -> Response | str:
     try:
         city = stored.game.board.city(request.form.get("city", "")[:120])
     except ScorerError as exc:
-        message = refuse(exc)
-        if is_htmx():
-            return htmx_error(message, 404)
-        flash_message(message, error=True)
-        return back_to("scan.review", game_id=game_id, scan_id=scan_id)
+        return _refused(game_id, scan_id, refuse(exc))
     owner = request.form.get("owner") or None
     if not stored.game.variant.stations or (
             owner is not None and owner not in {p.name for p in stored.game.players}):

@@ -17,7 +17,12 @@ from PIL import EpsImagePlugin, Image
 from scorer.vision.decode import decode
 from scorer.vision.errors import ImageRejected
 from tests.hardening.live import Phone, players
-from tests.hardening.test_upload_pool import NOT_A_BOARD, served, upload
+from tests.hardening.test_upload_pool import (
+    NOT_A_BOARD,
+    served,
+    upload,
+    upload_with_every_slot_taken,
+)
 
 # The 69-byte EPS of the issue: Pillow hands it to Ghostscript, which never ended.
 EPS = (b"%!PS-Adobe-3.0 EPSF-3.0\n%%BoundingBox: 0 0 10 10\n"
@@ -72,15 +77,7 @@ def test_an_eps_upload_is_refused_at_once_and_nothing_is_kept(tmp_path, no_eps):
         game = phone.new_game({"variant": "europe", "players": players("Ann", "Bob")})
         games.append(game)
         # Both slots taken, as by two hanging Ghostscripts: the refusal needs none of them.
-        assert slots.acquire(timeout=1) and slots.acquire(timeout=1)
-        try:
-            start = time.monotonic()
-            answer = upload(phone, game, EPS)
-            took = time.monotonic() - start
-        finally:
-            slots.release()
-            slots.release()
-            phone.close()
+        answer, took = upload_with_every_slot_taken(phone, game, EPS, slots)
         assert answer.status == 415, answer.status
         assert "not an image we can read (JPEG, PNG, WebP, HEIC)" in answer.text
         assert took < 0.5

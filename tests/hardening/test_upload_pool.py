@@ -36,6 +36,21 @@ def upload(phone: Phone, game: str, data: bytes):  # type: ignore[no-untyped-def
         "X-CSRF-Token": phone.token})
 
 
+def upload_with_every_slot_taken(phone: Phone, game: str, data: bytes,
+                                 slots):  # type: ignore[no-untyped-def]
+    """The upload's answer and how long it took, both of the pool's two slots held meanwhile
+    (as by two photos being read); the phone is closed afterwards."""
+    assert slots.acquire(timeout=1) and slots.acquire(timeout=1)
+    try:
+        start = time.monotonic()
+        answer = upload(phone, game, data)
+        return answer, time.monotonic() - start
+    finally:
+        slots.release()
+        slots.release()
+        phone.close()
+
+
 @contextmanager
 def served(tmp_path, workers: int, wait: float, **config):  # type: ignore[no-untyped-def]
     app = create_app({**app_config(tmp_path, "db.sqlite3"), "SECRET_KEY": "pool",
@@ -55,15 +70,7 @@ def test_an_upload_finding_the_pool_full_waits_then_gets_busy_and_keeps_nothing(
         phone = Phone(port).open()
         game = phone.new_game({"variant": "europe", "players": players("Ann", "Bob")})
         games.append(game)
-        assert slots.acquire(timeout=1) and slots.acquire(timeout=1)  # every slot taken
-        try:
-            start = time.monotonic()
-            answer = upload(phone, game, NOT_A_BOARD)
-            waited = time.monotonic() - start
-        finally:
-            slots.release()
-            slots.release()
-            phone.close()
+        answer, waited = upload_with_every_slot_taken(phone, game, NOT_A_BOARD, slots)
         assert answer.status == 503
         assert "The scanner is busy with other photos" in answer.text
         assert 0.5 <= waited < 5

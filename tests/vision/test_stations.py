@@ -121,7 +121,7 @@ SHADED_BLUE = (40.0, 129.0, 114.0)
 def test_a_blue_station_whose_shaded_half_reads_black_is_blue():
     lab, probs = board_with(["kyiv--smolensk", "berlin--essen"], piece="blue", look=BLUE)
     black_lab, black_probs = board_with(["danzig--riga"], piece="black", look=BLACK)
-    lab = np.where(black_lab == BLACK, black_lab, lab)
+    lab[(black_lab == BLACK).all(axis=2)] = BLACK
     probs = np.maximum(probs, black_probs)
     probs[:, 0] = 1.0 - probs[:, 1:].sum(axis=1)
     roma = EUROPE.cities["Roma"]

@@ -101,9 +101,23 @@
       return board ? Math.max(1, h / board) : 1;
     }
 
+    // A phone upright has a screen taller than the board is: zoomed in past the opening
+    // scale, the game's map grows to the board's height, up to the screen under the strip.
+    var upright = !!map.closest(".game-page") && window.innerHeight > window.innerWidth
+      && viewport.clientWidth < 600;
+    function grow() {
+      if (!upright) return;
+      var strip = parseFloat(getComputedStyle(document.documentElement)
+        .getPropertyValue("--strip-h")) || 92;
+      var room = window.innerHeight - strip - 8;
+      var board = pan.offsetHeight * s;
+      viewport.style.height = s > fill + 0.01 && board > opening
+        ? Math.min(room, board) + "px" : "";
+    }
     function apply() {
       viewport.classList.toggle("zoomed", s > 1.01);
       viewport.classList.toggle("sideways", s > 1.01 && s <= fill + 0.01);
+      grow();
       var w = viewport.clientWidth, h = viewport.clientHeight;
       var cw = pan.offsetWidth * s, ch = pan.offsetHeight * s;
       tx = Math.min(0, Math.max(w - cw, tx));
@@ -122,6 +136,7 @@
       return { x: e.clientX - r.left, y: e.clientY - r.top };
     }
     var fill = fillScale();
+    var opening = pan.offsetHeight * fill;  // the zoomed map's height as the page styles it
     if (map.querySelector("[data-zoom]") && !map.hasAttribute("data-open")
         && viewport.clientWidth < 600 && fill > 1.2) {
       s = fill;
@@ -153,6 +168,8 @@
           ty = viewport.clientHeight / 2 - path.y * s;
           apply();
         } else zoomAt(kind === "in" ? 1.6 : 1 / 1.6, cx, cy);
+        // Grown to the screen's height, the map is brought up under the strip.
+        if (viewport.style.height && kind === "in") viewport.scrollIntoView({ block: "start" });
       });
     });
     viewport.addEventListener("wheel", function (e) {

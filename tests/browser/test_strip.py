@@ -76,3 +76,29 @@ def test_answers_show_at_the_top_and_a_refusal_stays_under_the_newer_answer(
     for index in range(lines.count()):
         box = lines.nth(index).bounding_box()
         assert box["y"] + box["height"] < screen - 140, "an answer covers the bottom of the screen"
+
+
+def test_upright_a_zoomed_in_map_fills_the_screen_under_the_strip(phone, table, shot):
+    """A board is wider than tall: upright it opens as high as its width allows; zoomed in
+    further, the map grows to the whole screen under the strip and is brought up under it."""
+    game_id = table.api_game({"variant": "europe", "players": THREE})
+    phone.goto(f"/games/{game_id}")
+    viewport = phone.locator("#viewport")
+    opening = viewport.bounding_box()["height"]
+    phone.locator('[data-zoom="in"]').click()  # 1.6 times: the board is 1.6 times as high
+    phone.locator('[data-zoom="in"]').click()  # 2.6 times: higher than the screen
+    strip = phone.locator("#strip")
+    expect(strip).to_be_visible()
+    phone.wait_for_timeout(300)  # the scroll settles
+    shot(phone, "upright-zoomed-in")
+    screen = phone.evaluate("innerHeight")
+    box, bar = viewport.bounding_box(), strip.bounding_box()
+    assert box["y"] >= bar["y"] + bar["height"] - 1, (box, bar)
+    assert in_view(phone, viewport), box
+    assert box["height"] > opening + 100
+    assert box["y"] + box["height"] >= screen - 20, f"{screen - box['y'] - box['height']} px left"
+    # Back out to the opening scale, the map is as high as the board again.
+    phone.locator('[data-zoom="fit"]').click()
+    phone.locator('[data-zoom="in"]').click()
+    phone.locator('[data-zoom="out"]').click()
+    assert viewport.bounding_box()["height"] < box["height"]

@@ -2,22 +2,26 @@
 
 from scorer.boards.board import (
     BOARD_NAMES,
+    BOARD_TITLES,
     Board,
     City,
     Route,
     Space,
     Ticket,
     load_board,
+    load_deck,
     normalize_name,
 )
 
 __all__ = [
     "BOARD_NAMES",
+    "BOARD_TITLES",
     "Board",
     "City",
     "Route",
     "Space",
     "Ticket",
     "load_board",
+    "load_deck",
     "normalize_name",
 ]

@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
 
-from scorer.boards import BOARD_TITLES, Board, load_board
+from scorer.boards import Board, load_board
 from scorer.errors import UnknownVariant
 
 PIECE_COLORS = ("red", "blue", "green", "yellow", "black")
@@ -67,7 +67,7 @@ class Variant:
     @property
     def deck_title(self) -> str:
         """What to call the set's ticket deck: the set's name when it brings its own."""
-        return self.title if self.deck else BOARD_TITLES[self.board_name]
+        return self.title if self.deck else load_board(self.board_name).title
 
     def bonus_title(self, key: str) -> str:
         """The name of the bonus card a tie-break key stands for."""

@@ -2,7 +2,6 @@
 
 from scorer.boards.board import (
     BOARD_NAMES,
-    BOARD_TITLES,
     Board,
     City,
     Route,
@@ -15,7 +14,6 @@ from scorer.boards.board import (
 
 __all__ = [
     "BOARD_NAMES",
-    "BOARD_TITLES",
     "Board",
     "City",
     "Route",

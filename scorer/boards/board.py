@@ -11,14 +11,15 @@ from dataclasses import dataclass, field, replace
 from functools import cache
 from importlib import resources
 from pathlib import Path
-from types import MappingProxyType
 from typing import Any
 
 from scorer.errors import BoardDataError, UnknownCity, UnknownRoute
 
-# The packaged boards (a ``<name>.json`` beside this file each) and their titles.
-BOARD_TITLES: Mapping[str, str] = MappingProxyType({"usa": "USA", "europe": "Europe"})
-BOARD_NAMES = tuple(BOARD_TITLES)
+# The packaged boards: every ``<name>.json`` beside this file (a new board is its file).
+BOARD_NAMES = tuple(sorted(
+    entry.name.removesuffix(".json") for entry in resources.files("scorer.boards").iterdir()
+    if entry.name.endswith(".json")
+))
 
 # Letters that Unicode does not decompose into a base letter plus an accent.
 _FOLD = str.maketrans({"ø": "o", "æ": "ae", "œ": "oe", "ß": "ss", "ł": "l", "đ": "d", "ı": "i"})
@@ -79,6 +80,7 @@ class Board:
     """A map: cities, routes, the ticket deck, and how the art sits on the physical board."""
 
     name: str
+    title: str
     edition: str
     cities: Mapping[str, City]
     routes: Mapping[str, Route]
@@ -110,10 +112,6 @@ class Board:
         object.__setattr__(
             self, "_tickets", {frozenset((t.a, t.b)): t for t in self.tickets}
         )
-
-    @property
-    def title(self) -> str:
-        return BOARD_TITLES.get(self.name, self.name.title())
 
     def city(self, name: str) -> str:
         """The printed name of a city typed any way (case, accents, aliases)."""
@@ -184,6 +182,7 @@ def board_from_json(data: Mapping[str, Any]) -> Board:
         )
         board = Board(
             name=name,
+            title=str(data.get("title") or name.title()),
             edition=str(data.get("edition", name)),
             cities=cities,
             routes=routes,

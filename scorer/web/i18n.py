@@ -352,7 +352,7 @@ FR.update({
     "Order taken from the claims.": "Ordre tiré des prises de routes.",
     "Player": "Joueur",
     "Player {n}": "Joueur {n}",
-    "Players (2 to 5; Express 2 to 4)": "Joueurs (2 à 5 ; Express 2 à 4)",
+    "Players ({a} to {b})": "Joueurs ({a} à {b})",
     "Photo": "Photo",
     "Points": "Points",
     "Points must be a whole number, not {value}.":

@@ -10,6 +10,9 @@ import re
 
 import pytest
 
+from scorer.errors import ScorerError
+from scorer.rules import find_variant
+from scorer.web import i18n
 from tests.core import mega_game
 from tests.web.conftest import players
 from tests.web.test_games import new_game_form
@@ -155,3 +158,12 @@ def test_the_photo_of_a_1910_game_is_read_on_the_usa_board(client):
     shown = dict(re.findall(r'data-route-id="([^"]+)" data-owner="([^"]*)"', review.text))
     claimed = {rid for rid, color in truth["routes"].items() if color}
     assert len({rid for rid, owner in shown.items() if owner} & claimed) >= 0.75 * len(claimed)
+
+
+def test_the_unknown_variant_message_lists_every_set_in_french(app):
+    with pytest.raises(ScorerError) as refused:
+        find_variant("usa-1911")
+    with app.test_request_context(headers={"Accept-Language": "fr"}):
+        assert i18n.translate_error(str(refused.value)) == (
+            "Variante inconnue « usa-1911 » (choisissez usa, europe, express, usa-1910, "
+            "usa-mega ou usa-big-cities).")

@@ -13,6 +13,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
+from scorer.boards import BOARD_NAMES
 from scorer.errors import ScorerError
 from scorer.game import Game
 from scorer.scoring import Scoresheet, score
@@ -49,7 +50,7 @@ def format_text(sheet: Scoresheet) -> str:
         ("Done", lambda p: f"{p.tickets_completed}/{len(p.tickets)}"),
         ("Stations", lambda p: p.station_points),
         ("Longest", lambda p: p.path.length),
-        ("Bonus", lambda p: p.longest_bonus + p.express_bonus),
+        ("Bonus", lambda p: p.longest_bonus + p.express_bonus + p.globetrotter_bonus),
         ("Total", lambda p: p.total),
     ]
     rows = [[head for head, _ in columns]]
@@ -122,7 +123,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("detect", help="find the claimed routes on a photo of the board")
     p.add_argument("photo")
-    p.add_argument("--map", required=True, choices=["usa", "europe"])
+    p.add_argument("--map", required=True, choices=BOARD_NAMES)
     p.add_argument("--colors", help="the game's train colours, comma-separated")
     p.add_argument("--corners", help="x,y,x,y,x,y,x,y: TL, TR, BR, BL board corners")
     p.add_argument("--overlay", help="write an annotated image here")

@@ -16,7 +16,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, fields
 from typing import Any, ClassVar
 
-from scorer.boards import Board, Route, load_board, normalize_name
+from scorer.boards import Board, Route, normalize_name
 from scorer.errors import IllegalMove, InvalidGame, ScorerError, UnknownPlayer
 from scorer.rules import PIECE_COLORS, Variant, find_variant
 
@@ -261,7 +261,7 @@ class Game:
     def __init__(self, variant: Variant, players: Sequence[Player],
                  express_bonus_values: Sequence[int] | None = None):
         self.variant = variant
-        self.board: Board = load_board(variant.board_name)
+        self.board: Board = variant.board()
         self.players: tuple[Player, ...] = tuple(players)
         self.express_bonus_values: tuple[int, ...] = tuple(
             express_bonus_values if express_bonus_values is not None else variant.express_values
@@ -291,7 +291,7 @@ class Game:
         players = [p if isinstance(p, Player) else Player(*p) for p in players]
         _check_players(variant, players)
         values = None
-        if variant.bonus == "express" and express_bonus_values is not None:
+        if variant.express_cards and express_bonus_values is not None:
             values = _check_express_values(express_bonus_values)
         return cls(variant, players, values)
 
@@ -326,7 +326,7 @@ class Game:
                 game.apply(AddTicket(_text(item.get("player"), "player"),
                                      _text(item.get("from"), "from"), _text(item.get("to"), "to"),
                                      _optional_points(item.get("points"))))
-        if variant.bonus == "express":
+        if variant.express_cards:
             order = _optional_names(data.get("express_order"), "express_order")
             if order is not None:
                 game.apply(SetExpressOrder(order))
@@ -380,7 +380,7 @@ class Game:
         }
         if self.variant.stations:
             data["stations"] = [{"player": s.player, "city": s.city} for s in self.stations]
-        if self.variant.bonus == "express":
+        if self.variant.express_cards:
             data["express_bonus_values"] = list(self.express_bonus_values)
             if self.express_order is not None:
                 data["express_order"] = list(self.express_order)
@@ -567,7 +567,7 @@ class Game:
         if points is None:
             if deck is None:
                 raise IllegalMove(
-                    f"{a}–{b} is not a ticket of the {self.board.title} deck: "
+                    f"{a}–{b} is not a ticket of the {self.variant.deck_title} deck: "
                     "give its points to add it as a custom ticket."
                 )
             points = deck.points
@@ -596,7 +596,7 @@ class Game:
     def _check_express_order(self, order: Sequence[str] | None) -> tuple[str, ...] | None:
         if order is None:
             return None
-        if self.variant.bonus != "express":
+        if not self.variant.express_cards:
             raise IllegalMove(
                 f"The Europe Express order is for Express games; this game is "
                 f"{self.variant.title}."

@@ -1,4 +1,8 @@
-"""The rule sets as data: a variant is a small frozen object looked up by name."""
+"""The rule sets as data: a variant is a small frozen object looked up by name.
+
+``VARIANTS`` is the one registry: forms, CLI choices and error messages list what it holds, so
+a new rule set is one entry here (plus its board or deck data file).
+"""
 
 from __future__ import annotations
 
@@ -6,6 +10,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
 
+from scorer.boards import Board, load_board
 from scorer.errors import UnknownVariant
 
 PIECE_COLORS = ("red", "blue", "green", "yellow", "black")
@@ -14,10 +19,13 @@ ROUTE_POINTS: Mapping[int, int] = MappingProxyType(
     {1: 1, 2: 2, 3: 4, 4: 7, 5: 10, 6: 15, 7: 18, 8: 21}
 )
 
+# The names the tie-break keys and the results page give each bonus card.
+GLOBETROTTER = "Globetrotter"
+
 
 @dataclass(frozen=True)
 class Variant:
-    """Everything that differs between USA, Europe and Express."""
+    """Everything that differs between the rule sets: trains, stations, deck, bonuses, ties."""
 
     name: str
     title: str
@@ -29,13 +37,19 @@ class Variant:
     doubles_from_players: int
     stations: int = 0
     station_points: int = 4
-    bonus: str = "longest"  # "longest" (a longest-path bonus) or "express" (bonus cards)
+    # Points of the longest-path bonus card (0: the set has none) and the card's name.
     longest_bonus: int = 10
     bonus_name: str = "Longest path"
+    # Points of the Globetrotter card (most completed tickets; 0: the set has none).
+    globetrotter_bonus: int = 0
+    # Europe Express bonus cards (London – Istanbul, one per player, in the order taken).
+    express_cards: bool = False
     express_ends: tuple[str, str] = ("London", "Constantinople")
     express_values: tuple[int, ...] = (20, 15, 10, 5)
+    # The ticket deck: (file in scorer/boards/decks, deck in it); None: the board's own tickets.
+    deck: tuple[str, str] | None = None
     # Tie-break keys after points, in order: "tickets" (most completed), "stations" (fewest
-    # placed), "longest" (bonus holder).
+    # placed), "longest" and "globetrotter" (holder of that bonus card).
     tiebreak: tuple[str, ...] = ("tickets", "longest")
     points_table: Mapping[int, int] = field(default_factory=lambda: ROUTE_POINTS)
 
@@ -45,6 +59,19 @@ class Variant:
     def doubles_open(self, player_count: int) -> bool:
         """Whether both lanes of a double route can be used with this many players."""
         return player_count >= self.doubles_from_players
+
+    def board(self) -> Board:
+        """The board this set is played on, holding the set's own ticket deck."""
+        return load_board(self.board_name, self.deck)
+
+    @property
+    def deck_title(self) -> str:
+        """What to call the set's ticket deck: the set's name when it brings its own."""
+        return self.title if self.deck else load_board(self.board_name).title
+
+    def bonus_title(self, key: str) -> str:
+        """The name of the bonus card a tie-break key stands for."""
+        return GLOBETROTTER if key == "globetrotter" else self.bonus_name
 
 
 USA = Variant(
@@ -58,18 +85,45 @@ EUROPE = Variant(
 )
 EXPRESS = Variant(
     name="express", title="Express", board_name="europe", trains=27, min_players=2,
-    max_players=4, doubles_from_players=3, bonus="express", longest_bonus=0,
+    max_players=4, doubles_from_players=3, express_cards=True, longest_bonus=0,
     bonus_name="Europe Express", tiebreak=("tickets",),
 )
+USA_1910 = Variant(
+    name="usa-1910", title="USA 1910", board_name="usa", trains=45, min_players=2,
+    max_players=5, doubles_from_players=4, longest_bonus=0, globetrotter_bonus=15,
+    deck=("usa-1910", "1910"), tiebreak=("tickets", "globetrotter"),
+)
+USA_MEGA = Variant(
+    name="usa-mega", title="USA 1910 Mega Game", board_name="usa", trains=45, min_players=2,
+    max_players=5, doubles_from_players=4, globetrotter_bonus=15,
+    deck=("usa-1910", "mega"), tiebreak=("tickets", "longest", "globetrotter"),
+)
+USA_BIG_CITIES = Variant(
+    name="usa-big-cities", title="USA 1910 Big Cities", board_name="usa", trains=45,
+    min_players=2, max_players=5, doubles_from_players=4, longest_bonus=0,
+    deck=("usa-1910", "big_cities"), tiebreak=("tickets",),
+)
 
-VARIANTS: Mapping[str, Variant] = MappingProxyType({v.name: v for v in (USA, EUROPE, EXPRESS)})
+VARIANTS: Mapping[str, Variant] = MappingProxyType({
+    v.name: v for v in (USA, EUROPE, EXPRESS, USA_1910, USA_MEGA, USA_BIG_CITIES)
+})
+
+
+def one_of(names: list[str], last: str = "or") -> str:
+    """``a, b or c``: a list of choices for a message."""
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} {last} {names[-1]}"
 
 
 def find_variant(name: str) -> Variant:
-    """The variant called ``usa``, ``europe`` or ``express`` (any case)."""
+    """The variant of this name (``usa``, ``europe``, ``usa-1910``, …; any case)."""
     try:
         return VARIANTS[str(name).strip().lower()]
     except KeyError:
         raise UnknownVariant(
-            str(name), "(choose usa, europe or express)", ()
+            str(name), f"(choose {one_of(list(VARIANTS))})", ()
         ) from None
+
+
+def board_has_stations(board_name: str) -> bool:
+    """Whether some rule set played on this board uses stations (the photo looks for them)."""
+    return any(v.stations for v in VARIANTS.values() if v.board_name == board_name)

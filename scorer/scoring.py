@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from scorer.boards import Route
 from scorer.game import Game, HeldTicket
 from scorer.longest import LongestPath, longest_path
+from scorer.rules import Variant
 
 
 class _UnionFind:
@@ -86,6 +87,7 @@ class PlayerScore:
     path: LongestPath
     longest_bonus: int
     express_bonus: int
+    globetrotter_bonus: int = 0
 
     @property
     def ticket_points(self) -> int:
@@ -98,7 +100,7 @@ class PlayerScore:
     @property
     def total(self) -> int:
         return (self.route_points + self.ticket_points + self.station_points
-                + self.longest_bonus + self.express_bonus)
+                + self.longest_bonus + self.express_bonus + self.globetrotter_bonus)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -121,6 +123,7 @@ class PlayerScore:
             },
             "longest_bonus": self.longest_bonus,
             "express_bonus": self.express_bonus,
+            "globetrotter_bonus": self.globetrotter_bonus,
             "total": self.total,
         }
 
@@ -132,7 +135,7 @@ class Scoresheet:
     ranking: tuple[str, ...]  # best first, by points then the tie-break keys
     winners: tuple[str, ...]
     tiebreak: str | None
-    express_order: tuple[str, ...] = ()
+    express_order: tuple[str, ...] | None = None  # None: the set has no Express cards
 
     def player(self, name: str) -> PlayerScore:
         return next(p for p in self.players if p.name == name)
@@ -144,7 +147,7 @@ class Scoresheet:
             "winners": list(self.winners),
             "tiebreak": self.tiebreak,
         }
-        if self.variant == "express":
+        if self.express_order is not None:
             data["express_order"] = list(self.express_order)
         return data
 
@@ -254,8 +257,8 @@ def score(game: Game) -> Scoresheet:
         for p in game.players
     }
     longest = max((path.length for path in paths.values()), default=0)
-    order = express_order(game) if variant.bonus == "express" else ()
-    cards = dict(zip(order, game.express_bonus_values, strict=False))
+    order = express_order(game) if variant.express_cards else None
+    cards = dict(zip(order or (), game.express_bonus_values, strict=False))
     players = []
     for p in game.players:
         routes = game.routes_of(p.name)
@@ -275,20 +278,36 @@ def score(game: Game) -> Scoresheet:
             station_points=(variant.stations - placed) * variant.station_points,
             borrowed_routes=borrows,
             path=path,
-            longest_bonus=(variant.longest_bonus
-                           if variant.bonus == "longest" and 0 < longest == path.length else 0),
+            longest_bonus=variant.longest_bonus if 0 < longest == path.length else 0,
             express_bonus=cards.get(p.name, 0),
         ))
-    ranking, winners, tiebreak = _rank(variant.tiebreak, variant.bonus_name, players)
+    players = _with_globetrotter(variant.globetrotter_bonus, players)
+    ranking, winners, tiebreak = _rank(variant, players)
     return Scoresheet(variant.name, tuple(players), ranking, winners, tiebreak, order)
 
 
+def _with_globetrotter(points: int, players: list[PlayerScore]) -> list[PlayerScore]:
+    """The Globetrotter card to every player with the most completed tickets (none for 0)."""
+    most = max((p.tickets_completed for p in players), default=0)
+    if not points or not most:
+        return players
+    return [replace(p, globetrotter_bonus=points) if p.tickets_completed == most else p
+            for p in players]
+
+
+def _bonus_held(key: str, p: PlayerScore) -> bool:
+    return (p.globetrotter_bonus if key == "globetrotter" else p.longest_bonus) > 0
+
+
 def _rank(
-    keys: Sequence[str], bonus_name: str, players: Sequence[PlayerScore]
+    variant: Variant, players: Sequence[PlayerScore]
 ) -> tuple[tuple[str, ...], tuple[str, ...], str | None]:
+    keys = variant.tiebreak
+
     def sort_key(p: PlayerScore) -> tuple[int, ...]:
         extra = {"tickets": p.tickets_completed, "stations": -p.stations_placed,
-                 "longest": int(p.longest_bonus > 0)}
+                 "longest": int(_bonus_held("longest", p)),
+                 "globetrotter": int(_bonus_held("globetrotter", p))}
         return (p.total, *(extra[k] for k in keys))
 
     ranked = sorted(players, key=sort_key, reverse=True)
@@ -298,7 +317,7 @@ def _rank(
     best = sort_key(ranked[0])
     winners = [p for p in top if sort_key(p) == best]
     return tuple(p.name for p in ranked), tuple(p.name for p in winners), _tiebreak_sentence(
-        keys, bonus_name, top, winners
+        variant, top, winners
     )
 
 
@@ -308,12 +327,11 @@ def _names(players: Sequence[PlayerScore]) -> str:
 
 
 def _tiebreak_sentence(
-    keys: Sequence[str], bonus_name: str, top: Sequence[PlayerScore],
-    winners: Sequence[PlayerScore],
+    variant: Variant, top: Sequence[PlayerScore], winners: Sequence[PlayerScore],
 ) -> str:
     sentence = f"{_names(top)} tie on {top[0].total} points"
     remaining = list(top)
-    for key in keys:
+    for key in variant.tiebreak:
         every = "both" if len(remaining) == 2 else "all"
         if key == "tickets":
             most = max(p.tickets_completed for p in remaining)
@@ -333,11 +351,12 @@ def _tiebreak_sentence(
             else:
                 sentence += f"; {every} placed {fewest} station{'s' if fewest != 1 else ''}"
         else:
-            kept = [p for p in remaining if p.longest_bonus > 0] or remaining
+            bonus_name = variant.bonus_title(key)
+            kept = [p for p in remaining if _bonus_held(key, p)] or remaining
             if len(kept) < len(remaining):
                 verb = "holds" if len(kept) == 1 else "hold"
                 sentence += f"; {_names(kept)} {verb} the {bonus_name} bonus"
-            elif remaining[0].longest_bonus > 0:
+            elif _bonus_held(key, remaining[0]):
                 sentence += f"; {every} hold the {bonus_name} bonus"
             else:
                 nobody = "neither" if every == "both" else "none"

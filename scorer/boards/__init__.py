@@ -8,6 +8,7 @@ from scorer.boards.board import (
     Space,
     Ticket,
     load_board,
+    load_deck,
     normalize_name,
 )
 
@@ -19,5 +20,6 @@ __all__ = [
     "Space",
     "Ticket",
     "load_board",
+    "load_deck",
     "normalize_name",
 ]

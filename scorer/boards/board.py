@@ -7,7 +7,7 @@ import json
 import unicodedata
 from collections import Counter, defaultdict
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cache
 from importlib import resources
 from pathlib import Path
@@ -15,7 +15,11 @@ from typing import Any
 
 from scorer.errors import BoardDataError, UnknownCity, UnknownRoute
 
-BOARD_NAMES = ("usa", "europe")
+# The packaged boards: every ``<name>.json`` beside this file (a new board is its file).
+BOARD_NAMES = tuple(sorted(
+    entry.name.removesuffix(".json") for entry in resources.files("scorer.boards").iterdir()
+    if entry.name.endswith(".json")
+))
 
 # Letters that Unicode does not decompose into a base letter plus an accent.
 _FOLD = str.maketrans({"ø": "o", "æ": "ae", "œ": "oe", "ß": "ss", "ł": "l", "đ": "d", "ı": "i"})
@@ -76,6 +80,7 @@ class Board:
     """A map: cities, routes, the ticket deck, and how the art sits on the physical board."""
 
     name: str
+    title: str
     edition: str
     cities: Mapping[str, City]
     routes: Mapping[str, Route]
@@ -107,10 +112,6 @@ class Board:
         object.__setattr__(
             self, "_tickets", {frozenset((t.a, t.b)): t for t in self.tickets}
         )
-
-    @property
-    def title(self) -> str:
-        return {"usa": "USA", "europe": "Europe"}.get(self.name, self.name.title())
 
     def city(self, name: str) -> str:
         """The printed name of a city typed any way (case, accents, aliases)."""
@@ -181,6 +182,7 @@ def board_from_json(data: Mapping[str, Any]) -> Board:
         )
         board = Board(
             name=name,
+            title=str(data.get("title") or name.title()),
             edition=str(data.get("edition", name)),
             cities=cities,
             routes=routes,
@@ -260,11 +262,45 @@ def load_board_file(path: str | Path) -> Board:
     return board_from_json(data)
 
 
-@cache
-def load_board(name: str) -> Board:
-    """The packaged board ``usa`` or ``europe`` (loaded once, then shared: boards are frozen)."""
+def load_board(name: str, deck: tuple[str, str] | None = None) -> Board:
+    """The packaged board ``usa`` or ``europe`` (loaded once, then shared: boards are frozen).
+
+    ``deck`` (a file of ``scorer/boards/decks`` and a deck in it) replaces the board's tickets
+    with that deck's, for the rule sets that bring their own (USA 1910).
+    """
     key = name.strip().lower()
     if key not in BOARD_NAMES:
         raise BoardDataError(f"Unknown board {name!r}. Boards: {', '.join(BOARD_NAMES)}.")
+    return _packaged_board(key, deck)
+
+
+@cache
+def _packaged_board(key: str, deck: tuple[str, str] | None) -> Board:
+    if deck is not None:
+        board = replace(_packaged_board(key, None), tickets=load_deck(*deck))
+        validate(board)
+        return board
     text = resources.files("scorer.boards").joinpath(f"{key}.json").read_text(encoding="utf-8")
     return board_from_json(json.loads(text))
+
+
+@cache
+def load_deck(file: str, deck: str) -> tuple[Ticket, ...]:
+    """One ticket deck of a packaged deck file, checked against the file's own invariants."""
+    try:
+        path = resources.files("scorer.boards").joinpath("decks", f"{file}.json")
+        data = json.loads(path.read_text(encoding="utf-8"))
+        tickets = tuple(Ticket(t["a"], t["b"], int(t["points"])) for t in data["decks"][deck])
+        expected = data.get("invariants", {}).get(deck, {})
+    except (OSError, KeyError, TypeError, ValueError) as exc:
+        raise BoardDataError(f"Deck {file}/{deck} is missing or malformed: {exc!r}") from exc
+    found = {
+        "tickets": len(tickets),
+        "points_total": sum(t.points for t in tickets),
+        "points_range": [min(t.points for t in tickets), max(t.points for t in tickets)],
+        "by_origin": dict(Counter(t["origin"] for t in data["decks"][deck])),
+    }
+    wrong = {k: found[k] for k in expected if found.get(k) != expected[k]}
+    if wrong or len({frozenset((t.a, t.b)) for t in tickets}) != len(tickets):
+        raise BoardDataError(f"Deck {file}/{deck} breaks its invariants: {wrong or 'a pair twice'}")
+    return tickets

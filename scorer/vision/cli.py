@@ -7,14 +7,14 @@ import json
 import sys
 from pathlib import Path
 
-from scorer.boards import load_board
+from scorer.boards import BOARD_NAMES, load_board
 from scorer.errors import ScorerError
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The ``detect`` options, for the main CLI to mount as a sub-command."""
     parser.add_argument("photo", help="photo of the board (JPEG, PNG, WebP, HEIC)")
-    parser.add_argument("--map", required=True, choices=("usa", "europe"))
+    parser.add_argument("--map", required=True, choices=BOARD_NAMES)
     parser.add_argument("--colors", help="piece colours in the game, e.g. red,blue")
     parser.add_argument("--corners", help="x,y,x,y,x,y,x,y: TL, TR, BR, BL in photo pixels")
     parser.add_argument("--overlay", help="write an annotated JPEG here")

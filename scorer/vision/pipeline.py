@@ -11,6 +11,7 @@ import numpy as np
 
 from scorer.boards import Board
 from scorer.errors import ScorerError
+from scorer.rules import board_has_stations
 from scorer.vision.classify import (
     PIECE_COLORS,
     LaneResult,
@@ -102,7 +103,8 @@ def detect(
     check_sharpness(lab, config)
     probs = space_probabilities(lab, board, wanted, config, model)
     routes = lane_results(probs, board, config)
-    stations = find_stations(lab, probs, board, wanted, config) if board.name == "europe" else ()
+    stations = (find_stations(lab, probs, board, wanted, config)
+                if board_has_stations(board.name) else ())
     h = np.diag([1 / scale, 1 / scale, 1.0]) @ art_to_photo(board, art_corners)
     return Detection(
         map=board.name,

@@ -20,7 +20,7 @@ from flask import (
 
 from scorer.errors import ScorerError
 from scorer.game import MAX_NAME_LENGTH, Game, Player
-from scorer.rules import PIECE_COLORS, VARIANTS
+from scorer.rules import EXPRESS, PIECE_COLORS, VARIANTS, one_of
 from scorer.web import store
 from scorer.web.common import (
     back_to,
@@ -39,6 +39,7 @@ from scorer.web.security import served_over_tls
 bp = Blueprint("games", __name__)
 
 MAX_PLAYERS = max(v.max_players for v in VARIANTS.values())
+MAX_VARIANT_NAME = max(len(name) for name in VARIANTS)
 BONUS_CARDS = 4
 
 
@@ -61,7 +62,7 @@ def _form_setup() -> dict[str, Any]:
         for i in range(MAX_PLAYERS)
     ]
     return {
-        "variant": form.get("variant", "")[:10],
+        "variant": form.get("variant", "")[:MAX_VARIANT_NAME + 1],
         "name": form.get("game_name", "").strip()[: store.MAX_GAME_NAME + 1],
         "players": players,
         "bonus": [form.get(f"bonus_{i}", "").strip()[:4] for i in range(BONUS_CARDS)],
@@ -71,9 +72,9 @@ def _form_setup() -> dict[str, Any]:
 def _new_form(setup: dict[str, Any] | None = None, error: str | None = None, status: int = 200):
     if setup is None:
         setup = {
-            "variant": "usa", "name": "",
+            "variant": next(iter(VARIANTS)), "name": "",
             "players": [{"name": "", "color": c} for c in PIECE_COLORS],
-            "bonus": [str(v) for v in VARIANTS["express"].express_values],
+            "bonus": [str(v) for v in EXPRESS.express_values],
         }
     return render_template(
         "pages/new.html", setup=setup, error=error, colors=PIECE_COLORS,
@@ -104,10 +105,11 @@ def create_game() -> Response:
     setup = _form_setup()
     variant = VARIANTS.get(setup["variant"])
     if variant is None:
-        return _refuse_form(setup, _("Choose USA, Europe or Express."))
+        titles = [v.title for v in VARIANTS.values()]
+        return _refuse_form(setup, _("Choose {variants}.", variants=one_of(titles, _("or"))))
     players = [Player(p["name"], p["color"]) for p in setup["players"] if p["name"]]
     values = None
-    if variant.bonus == "express":
+    if variant.express_cards:
         try:
             values = [int(v) for v in setup["bonus"]]
         except ValueError:

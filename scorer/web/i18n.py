@@ -172,7 +172,7 @@ def _unknown_fr(m: re.Match[str]) -> str:
     where = m["w"]
     where = re.sub(r"^on the (.+) board$", r"sur le plateau \1", where)
     where = where.replace("in this game", "dans cette partie")
-    where = where.replace("(choose usa, europe or express)", "(choisissez usa, europe ou express)")
+    where = re.sub(r"^\(choose (.+) or (.+)\)$", r"(choisissez \1 ou \2)", where)
     text = f"{_KINDS_FR[m['k']]} « {m['n']} » {where}."
     if m["s"]:
         text += f" Vouliez-vous dire {_names_fr(m['s']).replace(' or ', ' ou ')} ?"
@@ -277,7 +277,7 @@ FR.update({
         "Choisissez Gares ou Billet au-dessus de la carte pour utiliser les villes.",
     "Choose Ticket above the map to pick a ticket's cities.":
         "Choisissez Billet au-dessus de la carte pour désigner les villes d'un billet.",
-    "Choose USA, Europe or Express.": "Choisissez USA, Europe ou Express.",
+    "Choose {variants}.": "Choisissez {variants}.",
     "Claim for {player}": "Prendre pour {player}",
     "Claimed by {owner}.": "Prise par {owner}.",
     "Custom ticket": "Billet personnalisé",
@@ -295,6 +295,10 @@ FR.update({
     "No final round any more: every player has 3 trains or more.":
         "Plus de dernier tour : chaque joueur a 3 wagons ou plus.",
     "nobody": "personne",
+    "or": "ou",
+    "most: {n}": "le plus : {n}",
+    "USA 1910 Mega Game": "USA 1910 Méga-partie",
+    "USA 1910 Big Cities": "USA 1910 Grandes villes",
     "Export (JSON)": "Exporter (JSON)",
     "Final round": "Dernier tour",
     "Final round triggered by {names}.": "Dernier tour déclenché par {names}.",
@@ -321,6 +325,7 @@ FR.update({
     "London – Constantinople (Istanbul). Card values: {values}.":
         "London – Constantinople (Istanbul). Valeurs des cartes : {values}.",
     "Longest path": "Plus long chemin",
+    "Globetrotter": "Globe-trotter",
     "Longest path of {name}": "Plus long chemin de {name}",
     "European Express": "European Express",
     "Europe Express": "Europe Express",
@@ -347,7 +352,7 @@ FR.update({
     "Order taken from the claims.": "Ordre tiré des prises de routes.",
     "Player": "Joueur",
     "Player {n}": "Joueur {n}",
-    "Players (2 to 5; Express 2 to 4)": "Joueurs (2 à 5 ; Express 2 à 4)",
+    "Players ({a} to {b})": "Joueurs ({a} à {b})",
     "Photo": "Photo",
     "Points": "Points",
     "Points must be a whole number, not {value}.":

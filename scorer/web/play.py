@@ -115,7 +115,7 @@ def consequences(before: Game, after: Game) -> list[str]:
             names=", ".join(started), n=2))
     elif before.final_round_triggered() and not after.final_round_triggered():
         said.append(_("No final round any more: every player has 3 trains or more."))
-    if after.variant.bonus == "express":
+    if after.variant.express_cards:
         old, new = express_cards_order(before), express_cards_order(after)
         if old != new:
             nobody = _("nobody")
@@ -413,7 +413,7 @@ def express_order(game_id: str) -> Response | tuple[str, int]:
     if request.form.get("reset"):
         return apply(stored, SetExpressOrder(None),
                      _("Europe Express order taken from the claims again."), **ui)
-    order = list(scoresheet(stored).express_order)
+    order = list(scoresheet(stored).express_order or ())
     name, step = _field("move"), -1 if request.form.get("dir") == "up" else 1
     if name not in order or not 0 <= order.index(name) + step < len(order):
         return answer(stored, error=_("This player cannot move that way."), status=422, **ui)

@@ -46,6 +46,7 @@ def render_results(stored: store.StoredGame, editable: bool) -> str:
         "pages/results.html", **context, ranked=[by_name[n] for n in sheet.ranking], ranks=ranks,
         tiebreak=translate_tiebreak(sheet.tiebreak), selected=selected, shown=shown,
         watch=not editable, groups=groups, track=track_text, station_uses=station_uses,
+        most_tickets=max(p.tickets_completed for p in sheet.players),
         summary=summary_text(stored.name, game, sheet, ranks, groups),
     )
 
@@ -72,7 +73,7 @@ def summary_text(name: str, game: Game, sheet: Scoresheet, ranks: dict[str, int]
                  groups: dict[str, tuple[tuple[int, int, int], ...]]) -> str:
     """The results as plain text to paste into a chat: each player's score sheet in short."""
     winners = sheet.winners
-    lines = [f"{name} · {game.variant.title}",
+    lines = [f"{name} · {_(game.variant.title)}",
              _("{name} wins!", name=winners[0]) if len(winners) == 1
              else _("Shared win: {names}.", names=", ".join(winners))]
     tiebreak = translate_tiebreak(sheet.tiebreak)
@@ -98,6 +99,8 @@ def summary_text(name: str, game: Game, sheet: Scoresheet, ranks: dict[str, int]
             lines.append(f"  {_(game.variant.bonus_name)} {signed(p.longest_bonus)}")
         if p.express_bonus:
             lines.append(f"  {_('Europe Express card')} {signed(p.express_bonus)}")
+        if p.globetrotter_bonus:
+            lines.append(f"  {_('Globetrotter')} {signed(p.globetrotter_bonus)}")
     return "\n".join(lines) + "\n"
 
 

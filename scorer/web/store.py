@@ -106,7 +106,7 @@ def setup_of(game: Game) -> dict[str, Any]:
     return {
         "players": [{"name": p.name, "color": p.color} for p in game.players],
         "express_bonus_values": (
-            list(game.express_bonus_values) if game.variant.bonus == "express" else None
+            list(game.express_bonus_values) if game.variant.express_cards else None
         ),
     }
 

@@ -4,6 +4,8 @@ import re
 
 from playwright.sync_api import expect
 
+from scorer.rules import VARIANTS
+
 
 def test_home_page_offers_a_new_game_on_a_phone(phone, shot):
     response = phone.goto("/")
@@ -12,7 +14,7 @@ def test_home_page_offers_a_new_game_on_a_phone(phone, shot):
     shot(phone, "home")
     phone.locator("[data-new-game]").tap()
     phone.wait_for_url("**/games/new")
-    expect(phone.locator('input[name="variant"]')).to_have_count(3)
+    expect(phone.locator('input[name="variant"]')).to_have_count(len(VARIANTS))
     shot(phone, "new-game")
     assert phone.problems == []
 
@@ -52,3 +54,18 @@ def test_a_pasted_game_file_becomes_a_game_and_delete_removes_it(phone, table, s
     response = phone.goto(f"/games/{game_id}")
     assert response.status == 404
     expect(phone.locator("[data-error]")).to_contain_text("deleted")
+
+
+def test_the_express_cards_show_only_for_express_and_a_mega_game_starts(phone, table):
+    phone.goto("/games/new")
+    cards = phone.locator("fieldset.express-only")
+    expect(cards).to_be_hidden()
+    phone.locator('input[name="variant"][value="express"]').check()
+    expect(cards).to_be_visible()
+    phone.locator('input[name="variant"][value="usa-mega"]').check()
+    expect(cards).to_be_hidden()
+    game_id = table.new_game("usa-mega", [("Ann", "red"), ("Bob", "blue")])
+    table.tap_lane("calgary--helena")
+    expect(phone.locator("#game-facts")).to_contain_text("USA 1910 Mega Game")
+    assert table.score(game_id)["variant"] == "usa-mega"
+    assert phone.problems == []

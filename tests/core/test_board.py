@@ -121,5 +121,5 @@ def test_an_unreadable_board_file_is_a_board_error(tmp_path):
 
 
 def test_unknown_board_name_lists_the_boards():
-    with pytest.raises(BoardDataError, match="usa, europe"):
+    with pytest.raises(BoardDataError, match="Boards: europe, usa"):
         load_board("mars")

@@ -5,6 +5,7 @@ import sys
 import pytest
 
 from scorer.__main__ import main
+from tests.core import mega_game
 
 GAME = {
     "variant": "europe",
@@ -83,3 +84,28 @@ def test_python_dash_m_scorer_is_the_same_program(tmp_path):
     bad = subprocess.run([sys.executable, "-m", "scorer", "score", str(path) + "x"],
                          capture_output=True, text=True, timeout=60)
     assert bad.returncode == 2 and "Traceback" not in bad.stderr
+
+
+def test_score_reads_a_mega_game_and_prints_the_hand_counted_figures(tmp_path, capsys):
+    code, out = run(tmp_path, capsys, mega_game.GAME)
+    data = json.loads(out)
+    assert code == 0 and data["variant"] == "usa-mega"
+    assert {p["name"]: (p["longest_bonus"], p["globetrotter_bonus"], p["total"])
+            for p in data["players"]} == {
+        name: (figures[5], figures[6], figures[7])
+        for name, figures in mega_game.EXPECTED.items()}
+    assert data["tiebreak"] == mega_game.TIEBREAK
+
+
+def test_text_output_counts_the_globetrotter_in_the_bonus_column(tmp_path, capsys):
+    code, out = run(tmp_path, capsys, mega_game.GAME, "--text")
+    assert code == 0
+    ann = next(line for line in out.splitlines() if line.startswith("Ann (red)"))
+    assert ann.split()[-2:] == ["25", "86"]  # longest path 10 + Globetrotter 15, total
+    assert "Winner: Ann" in out and mega_game.TIEBREAK in out
+
+
+def test_an_unknown_variant_lists_every_rule_set(tmp_path, capsys):
+    code, out = run(tmp_path, capsys, {**GAME, "variant": "usa-1911"})
+    assert code == 2
+    assert "usa-1910, usa-mega or usa-big-cities" in json.loads(out)["error"]

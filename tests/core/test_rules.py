@@ -1,31 +1,44 @@
 import pytest
 
 from scorer.errors import UnknownVariant
-from scorer.rules import EUROPE, EXPRESS, USA, find_variant
+from scorer.rules import (
+    EUROPE,
+    EXPRESS,
+    USA,
+    USA_1910,
+    USA_BIG_CITIES,
+    USA_MEGA,
+    VARIANTS,
+    find_variant,
+)
 
 
 @pytest.mark.parametrize(
     ("length", "points"), [(1, 1), (2, 2), (3, 4), (4, 7), (5, 10), (6, 15), (8, 21)]
 )
-@pytest.mark.parametrize("variant", [USA, EUROPE, EXPRESS])
+@pytest.mark.parametrize("variant", list(VARIANTS.values()))
 def test_route_points_follow_the_table(variant, length, points):
     assert variant.route_points(length) == points
 
 
 @pytest.mark.parametrize(
-    ("variant", "trains", "stations", "players", "bonus"),
+    ("variant", "trains", "stations", "players", "longest", "globetrotter", "express"),
     [
-        (USA, 45, 0, (2, 5), "longest"),
-        (EUROPE, 45, 3, (2, 5), "longest"),
-        (EXPRESS, 27, 0, (2, 4), "express"),
+        (USA, 45, 0, (2, 5), 10, 0, False),
+        (EUROPE, 45, 3, (2, 5), 10, 0, False),
+        (EXPRESS, 27, 0, (2, 4), 0, 0, True),
+        (USA_1910, 45, 0, (2, 5), 0, 15, False),
+        (USA_MEGA, 45, 0, (2, 5), 10, 15, False),
+        (USA_BIG_CITIES, 45, 0, (2, 5), 0, 0, False),
     ],
 )
-def test_each_variant_sets_trains_stations_players_and_bonus(
-    variant, trains, stations, players, bonus
+def test_each_variant_sets_trains_stations_players_and_bonuses(
+    variant, trains, stations, players, longest, globetrotter, express
 ):
     assert (variant.trains, variant.stations) == (trains, stations)
     assert (variant.min_players, variant.max_players) == players
-    assert variant.bonus == bonus
+    assert (variant.longest_bonus, variant.globetrotter_bonus) == (longest, globetrotter)
+    assert variant.express_cards is express
 
 
 @pytest.mark.parametrize(
@@ -44,12 +57,22 @@ def test_tiebreak_orders_differ_between_variants():
     assert USA.tiebreak == ("tickets", "longest")
     assert EUROPE.tiebreak == ("tickets", "stations", "longest")
     assert EXPRESS.tiebreak == ("tickets",)
+    assert USA_1910.tiebreak == ("tickets", "globetrotter")
+    assert USA_MEGA.tiebreak == ("tickets", "longest", "globetrotter")
+    assert USA_BIG_CITIES.tiebreak == ("tickets",)
 
 
 def test_variants_are_found_by_name_in_any_case():
     assert find_variant(" Europe ") is EUROPE
 
 
-def test_unknown_variant_says_which_exist():
-    with pytest.raises(UnknownVariant, match="usa, europe or express"):
+def test_unknown_variant_names_every_variant_of_the_registry():
+    with pytest.raises(UnknownVariant) as refused:
         find_variant("mars")
+    assert ("(choose usa, europe, express, usa-1910, usa-mega or usa-big-cities)"
+            in str(refused.value))
+
+
+def test_the_1910_sets_are_played_on_the_usa_board():
+    for variant in (USA_1910, USA_MEGA, USA_BIG_CITIES):
+        assert variant.board().routes is USA.board().routes

@@ -162,7 +162,8 @@ def test_score_json_has_the_fields_of_the_spec(make_game):
     assert set(data["players"][0]) >= {
         "name", "color", "route_points", "routes", "trains_used", "trains_left", "tickets",
         "ticket_points", "tickets_completed", "stations_placed", "station_points",
-        "borrowed_routes", "longest_path", "longest_bonus", "express_bonus", "total"}
+        "borrowed_routes", "longest_path", "longest_bonus", "express_bonus",
+        "globetrotter_bonus", "total"}
     assert data["players"][0]["longest_path"]["cities"] in (["Paris", "Zürich"],
                                                             ["Zürich", "Paris"])
 

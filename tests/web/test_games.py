@@ -6,6 +6,7 @@ import io
 import json
 import re
 
+from scorer.rules import VARIANTS
 from tests.web.conftest import message, players
 
 
@@ -16,9 +17,10 @@ def new_game_form(**fields: str) -> dict[str, str]:
     return form
 
 
-def test_the_new_game_form_offers_three_maps_five_colours_and_express_cards(client):
+def test_the_new_game_form_offers_every_variant_five_colours_and_express_cards(client):
     page = client.get("/games/new").text
-    assert page.count('name="variant"') == 3
+    assert re.findall(r'name="variant" value="([^"]+)"', page) == list(VARIANTS)
+    assert re.findall(r'value="([^"]+)"[^>]*data-express-cards', page) == ["express"]
     for color in ("red", "blue", "green", "yellow", "black"):
         assert f'<option value="{color}"' in page
     assert [m for m in re.findall(r'name="bonus_\d" value="(\d+)"', page)] == [
@@ -39,7 +41,8 @@ def test_the_new_game_form_refuses_bad_setups_and_keeps_what_was_typed(client):
         (new_game_form(name_1=""), "played by 2 to 5 players, not 1"),
         (new_game_form(color_1="red"), "both play red"),
         (new_game_form(name_1="ann"), "Two players are called"),
-        (new_game_form(variant="monopoly"), "Choose USA, Europe or Express."),
+        (new_game_form(variant="monopoly"), "Choose USA, Europe, Express, USA 1910, "
+                                            "USA 1910 Mega Game or USA 1910 Big Cities."),
         (new_game_form(variant="express", bonus_0="x", bonus_1="1", bonus_2="1",
                        bonus_3="1"), "whole numbers"),
         (new_game_form(variant="express", bonus_0="5", bonus_1="15", bonus_2="10",

@@ -1,0 +1,77 @@
+"""Adding a board is its data file plus one registry entry: proved on a copy of the package
+with a three-city test board, through the CLI and the new-game form."""
+
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import scorer
+
+MINI = {
+    "map": "mini", "title": "Mini", "edition": "a test board",
+    "art_frame": {"width": 300, "height": 200},
+    "board_frame": {"ax": 0.1, "bx": 0.0, "ay": 0.1, "by": 0.0},
+    "cities": [{"name": "Alpha", "x": 10, "y": 10}, {"name": "Beta", "x": 110, "y": 10},
+               {"name": "Gamma", "x": 110, "y": 110}],
+    "routes": [
+        {"id": "alpha--beta", "a": "Alpha", "b": "Beta", "length": 2, "color": "red",
+         "spaces": [[40, 10, 0], [80, 10, 0]]},
+        {"id": "beta--gamma", "a": "Beta", "b": "Gamma", "length": 3, "color": "gray",
+         "spaces": [[110, 35, 90], [110, 60, 90], [110, 85, 90]]},
+    ],
+    "tickets": [{"a": "Alpha", "b": "Gamma", "points": 5}],
+}
+ENTRY = ('    Variant(name="mini", title="Mini", board_name="mini", trains=10, min_players=2,\n'
+         '            max_players=3, doubles_from_players=3),\n')
+REGISTRY = "    v.name: v for v in (USA, EUROPE, EXPRESS, USA_1910, USA_MEGA, USA_BIG_CITIES)\n"
+
+FORM = """
+from scorer.web import create_app
+app = create_app({"TESTING": True, "DATABASE": "mini.sqlite3", "DATABASE_URL": "",
+                  "SECRET_KEY": "x"})
+print(app.test_client().get("/games/new").text)
+"""
+
+
+def python(folder: Path, *args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, *args], cwd=folder, capture_output=True, text=True,
+                          env={"PYTHONPATH": str(folder), "PATH": "/usr/bin:/bin"}, timeout=120)
+
+
+def test_a_board_file_and_one_registry_entry_make_a_playable_board(tmp_path):
+    package = tmp_path / "scorer"
+    shutil.copytree(Path(scorer.__file__).parent, package,
+                    ignore=shutil.ignore_patterns("__pycache__"))
+    for folder in ("templates", "static"):  # the app finds them beside the package
+        (tmp_path / folder).symlink_to(Path(scorer.__file__).parents[1] / folder)
+    (package / "boards" / "mini.json").write_text(json.dumps(MINI))
+    rules = (package / "rules.py").read_text()
+    assert rules.count(REGISTRY) == 1
+    (package / "rules.py").write_text(rules.replace(
+        REGISTRY, REGISTRY.replace("USA_BIG_CITIES)", "USA_BIG_CITIES, _NEW)")
+    ).replace("\nVARIANTS:", "\n_NEW = (\n" + ENTRY + ")[0]\n\nVARIANTS:"))
+    (tmp_path / "game.json").write_text(json.dumps({
+        "variant": "mini", "players": [{"name": "Ann", "color": "red"},
+                                       {"name": "Bob", "color": "blue"}],
+        "claims": [{"player": "Ann", "from": "alpha", "to": "beta"},
+                   {"player": "Ann", "route": "beta--gamma"}],
+        "tickets": [{"player": "Ann", "from": "Alpha", "to": "Gamma"}]}))
+
+    scored = python(tmp_path, "-m", "scorer", "score", "game.json")
+    assert scored.returncode == 0, scored.stdout + scored.stderr
+    ann = json.loads(scored.stdout)["players"][0]
+    # 2 + 4 route points, the deck's 5, the longest path's 10; 10 - 5 trains left
+    assert (ann["route_points"], ann["ticket_points"], ann["trains_left"]) == (6, 5, 5)
+    assert ann["total"] == 21
+
+    refused = python(tmp_path, "-m", "scorer", "detect", "photo.jpg", "--map", "mars")
+    assert "'mini'" in refused.stdout
+    (tmp_path / "game.json").write_text(json.dumps({"variant": "pluto", "players": []}))
+    unknown = python(tmp_path, "-m", "scorer", "score", "game.json")
+    assert "usa-big-cities or mini" in unknown.stdout
+
+    form = python(tmp_path, "-c", FORM)
+    assert form.returncode == 0, form.stderr
+    assert 'name="variant" value="mini"' in form.stdout and "<b>Mini</b>" in form.stdout

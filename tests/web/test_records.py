@@ -9,6 +9,7 @@ from __future__ import annotations
 import csv
 import io
 import re
+from typing import Any
 
 import pytest
 from flask import Flask
@@ -25,11 +26,11 @@ BIG_USA = ("helena--seattle", "duluth--helena", "duluth--toronto", "chicago--tor
 SMALL_USA = ("denver--kansas-city", "denver--omaha")
 
 
-def usa_game(client: Client, big: str, small: str, small_ticket: int) -> str:
+def usa_file(big: str, small: str, small_ticket: int) -> dict[str, Any]:
     """``big`` takes BIG_USA and two tickets it completes (Seattle-Omaha 9, Los Angeles-Houston
     8): 104 + 10 (longest path) + 17 = 131, 2 tickets. ``small`` takes SMALL_USA and completes
     Kansas City-Omaha worth ``small_ticket``: 14 + small_ticket, 1 ticket."""
-    return client.api_game({
+    return {
         "variant": "usa", "players": players(f"{big}:red", f"{small}:blue"),
         "claims": [{"player": big, "route": r} for r in BIG_USA]
         + [{"player": small, "route": r} for r in SMALL_USA],
@@ -37,17 +38,21 @@ def usa_game(client: Client, big: str, small: str, small_ticket: int) -> str:
                     {"player": big, "from": "Los Angeles", "to": "Houston", "points": 8},
                     {"player": small, "from": "Kansas City", "to": "Omaha",
                      "points": small_ticket}],
-    })
+    }
 
 
-def express_tie(client: Client, first: str, second: str) -> str:
+def usa_game(client: Client, big: str, small: str, small_ticket: int) -> str:
+    return client.api_game(usa_file(big, small, small_ticket))
+
+
+def express_file(first: str, second: str) -> dict[str, Any]:
     """An Express game (27 trains) both players win. ``first``: Petrograd-Stockholm 8 (21),
     Budapest-Kyiv 6 (15), Palermo-Smyrna 6 (15), Berlin-Danzig 4 (7), Amsterdam-Bruxelles 1
     (1): 25 trains (final round), 59 points, longest path 8, and a 5-point ticket completed:
     64. ``second``: Kharkov-Moskva 4 (7), Marseille-Paris 4 (7), longest path 4, and a 50-point
     ticket completed: 64. Nobody joins London and Constantinople (no bonus card); one ticket
     each, so the tie-break (most tickets) leaves both winners."""
-    return client.api_game({
+    return {
         "variant": "express", "players": players(f"{first}:red", f"{second}:blue"),
         "express_bonus_values": [20, 15, 10, 5],
         "claims": [{"player": first, "route": r} for r in (
@@ -56,7 +61,11 @@ def express_tie(client: Client, first: str, second: str) -> str:
         + [{"player": second, "route": r} for r in ("kharkov--moskva", "marseille--paris")],
         "tickets": [{"player": first, "from": "Petrograd", "to": "Stockholm", "points": 5},
                     {"player": second, "from": "Kharkov", "to": "Moskva", "points": 50}],
-    })
+    }
+
+
+def express_tie(client: Client, first: str, second: str) -> str:
+    return client.api_game(express_file(first, second))
 
 
 def phone(app: Flask, address: str) -> Client:

@@ -1,5 +1,7 @@
 """The records page on a phone (390 x 844), from the home page, in English and in French."""
 
+import re
+
 from playwright.sync_api import expect
 
 from tests.browser.test_layout import OVERFLOWING, SMALL_TARGETS
@@ -29,5 +31,20 @@ def test_the_records_page_reads_on_a_phone_in_both_languages(phone, table, shot)
     expect(phone.locator("h1")).to_have_text("Records de la table")
     expect(card).to_contain_text("2 parties · 2 victoires")
     shot(phone, "records-fr")
+    assert phone.evaluate("document.documentElement.scrollWidth") <= 390
+    assert phone.problems == []
+
+
+def test_a_finished_games_page_leads_to_its_summary_and_bg_stats_link(phone, table, shot):
+    game_id = table.api_game(usa_file("Ann", "Bob", 5))
+    phone.goto(f"/games/{game_id}")
+    phone.locator("[data-summary-link]").tap()
+    phone.wait_for_url(f"**/games/{game_id}/results#summary")
+    expect(phone.locator("[data-summary]")).to_be_in_viewport()
+    expect(phone.locator("[data-summary]")).to_have_value(re.compile(r"1\. Ann: 131"))
+    link = phone.locator("[data-bgstats]")
+    expect(link).to_have_attribute("href", re.compile(r"^https://app\.bgstatsapp\.com/"))
+    link.scroll_into_view_if_needed()
+    shot(phone, "summary-and-bg-stats")
     assert phone.evaluate("document.documentElement.scrollWidth") <= 390
     assert phone.problems == []

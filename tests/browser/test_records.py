@@ -38,6 +38,7 @@ def test_the_records_page_reads_on_a_phone_in_both_languages(phone, table, shot)
 def test_a_finished_games_page_leads_to_its_summary_and_bg_stats_link(phone, table, shot):
     game_id = table.api_game(usa_file("Ann", "Bob", 5))
     phone.goto(f"/games/{game_id}")
+    shot(phone, "final-round-banner")
     phone.locator("[data-summary-link]").tap()
     phone.wait_for_url(f"**/games/{game_id}/results#summary")
     expect(phone.locator("[data-summary]")).to_be_in_viewport()

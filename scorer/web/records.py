@@ -3,7 +3,8 @@
 Per player: games, wins (a shared win counts for each winner), the most tickets completed in one
 game, the longest path, and per rule set the games, wins, average and best total; per rule set,
 the highest score and who made it. A player is a name as typed, whatever its case and
-surrounding spaces ("ann" is "Ann"); the page shows the spelling of their latest game.
+surrounding spaces ("ann" is "Ann"); the page shows the spelling of their latest finished
+game.
 
 Which games: those the device's history lists (``devices``: made or opened here, by either
 link), so a table sees its own games' records only. The person hosting the server sees every

@@ -74,6 +74,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         games,
         i18n,
         play,
+        records,
         results,
         scan,
         security,
@@ -87,7 +88,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     security.init_app(app)
     common.init_app(app)
     devices.init_app(app)
-    for module in (games, play, results, share, api):
+    for module in (games, play, results, records, share, api):
         app.register_blueprint(module.bp)
     scan.init_app(app)
     return app

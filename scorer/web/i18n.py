@@ -559,3 +559,39 @@ FR.update({
     "The server failed: that tap was not recorded. Try again.":
         "Le serveur a échoué : cette touche n'a pas été enregistrée. Réessayez.",
 })
+
+
+FR.update({
+    # the records page and the results' exports (records.py, bgstats.py)
+    "Records": "Records",
+    "Records of the table": "Records de la table",
+    "The finished games made or opened on this device.":
+        "Les parties terminées créées ou ouvertes sur cet appareil.",
+    "Every game of this server (you are on the machine that runs it).":
+        "Toutes les parties de ce serveur (vous êtes sur la machine qui le fait tourner).",
+    "A game counts once its final round is triggered (a player down to 2 trains or fewer).":
+        "Une partie compte une fois son dernier tour déclenché (un joueur à 2 wagons ou moins).",
+    "No finished game yet.": "Aucune partie terminée pour l'instant.",
+    "Best score per rule set": "Meilleur score par règle",
+    "Players": "Joueurs",
+    "Rule set": "Règle",
+    "Wins": "Victoires",
+    "Average": "Moyenne",
+    "Best": "Meilleur",
+    "Most tickets completed in a game": "Plus de billets réalisés en une partie",
+    "Download the records (CSV)": "Télécharger les records (CSV)",
+    "{count} game counted": "{count} partie comptée",
+    "{count} games counted": "{count} parties comptées",
+    "{count} game not finished is left out": "{count} partie non terminée n'est pas comptée",
+    "{count} games not finished are left out": "{count} parties non terminées ne sont pas comptées",
+    "{count} win": "{count} victoire",
+    "{count} wins": "{count} victoires",
+    "{count} game": "{count} partie",
+    "{count} games": "{count} parties",
+    "Log this game in BG Stats": "Enregistrer la partie dans BG Stats",
+    "The game is not finished: it counts in the records and goes to BG Stats once its final "
+    "round is triggered.":
+        "La partie n'est pas terminée : elle comptera dans les records et pourra aller dans "
+        "BG Stats une fois son dernier tour déclenché.",
+    "Results and summary": "Résultats et résumé",
+})

@@ -6,9 +6,10 @@ from flask import Blueprint, render_template, request
 
 from scorer.game import Game
 from scorer.scoring import PlayerScore, Scoresheet, route_groups, score_track
-from scorer.web import store
+from scorer.web import bgstats, store
 from scorer.web.common import get_game, get_shared, live_context, scoresheet
 from scorer.web.i18n import _, plural, signed, translate_tiebreak
+from scorer.web.records import finished
 
 bp = Blueprint("results", __name__)
 
@@ -29,7 +30,24 @@ def render_results(stored: store.StoredGame, editable: bool) -> str:
         shown = [p for p in sheet.players if longest and p.path.length == longest]
     highlight = frozenset(str(key) for p in shown for key in p.path.keys)
     context = live_context(stored, editable=False, highlight=highlight)
-    ranks = {}
+    ranks = places(sheet)
+    game = stored.game
+    groups = {p.name: route_groups(game, p) for p in sheet.players}
+    return render_template(
+        "pages/results.html", **context, ranked=[by_name[n] for n in sheet.ranking], ranks=ranks,
+        tiebreak=translate_tiebreak(sheet.tiebreak), selected=selected, shown=shown,
+        watch=not editable, groups=groups, track=track_text, station_uses=station_uses,
+        most_tickets=max(p.tickets_completed for p in sheet.players),
+        summary=summary_text(stored.name, game, sheet, ranks, groups),
+        bgstats=bgstats.play_link(bgstats.play_data(stored, sheet, ranks))
+        if finished(game) else None,
+    )
+
+
+def places(sheet: Scoresheet) -> dict[str, int]:
+    """Each player's place: 1 for every winner, players tied below the winners share one."""
+    by_name = {p.name: p for p in sheet.players}
+    ranks: dict[str, int] = {}
     for index, name in enumerate(sheet.ranking):
         player = by_name[name]
         previous = by_name[sheet.ranking[index - 1]] if index else None
@@ -40,15 +58,7 @@ def render_results(stored: store.StoredGame, editable: bool) -> str:
             ranks[name] = ranks[previous.name]  # tied below the winners
         else:
             ranks[name] = index + 1
-    game = stored.game
-    groups = {p.name: route_groups(game, p) for p in sheet.players}
-    return render_template(
-        "pages/results.html", **context, ranked=[by_name[n] for n in sheet.ranking], ranks=ranks,
-        tiebreak=translate_tiebreak(sheet.tiebreak), selected=selected, shown=shown,
-        watch=not editable, groups=groups, track=track_text, station_uses=station_uses,
-        most_tickets=max(p.tickets_completed for p in sheet.players),
-        summary=summary_text(stored.name, game, sheet, ranks, groups),
-    )
+    return ranks
 
 
 def track_text(total: int) -> str:

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 
 from scorer.errors import UnknownVariant
+from scorer.messages import Message
 
 PIECE_COLORS = ("red", "blue", "green", "yellow", "black")
 
@@ -71,5 +72,5 @@ def find_variant(name: str) -> Variant:
         return VARIANTS[str(name).strip().lower()]
     except KeyError:
         raise UnknownVariant(
-            str(name), "(choose usa, europe or express)", ()
+            str(name), Message("(choose usa, europe or express)"), ()
         ) from None

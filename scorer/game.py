@@ -208,9 +208,9 @@ def _check_unicode(value: str, field: str) -> None:
     # store a NUL, and a line break in a name breaks the pages and files it is written in.
     control = next((c for c in value if unicodedata.category(c) == "Cc"), None)
     if control is not None:
-        raise InvalidGame("Field {field!r} ({start!r}) holds a control character (U+{code}): "
+        raise InvalidGame("Field {field!r} ({start!r}) holds a control character (U+{code:04X}): "
                           "type it again.", field=field, start=value[:20].strip(),
-                          code=f"{ord(control):04X}")
+                          code=ord(control))
 
 
 def _optional_points(value: Any) -> int | None:
@@ -440,12 +440,12 @@ class Game:
         """Players at 0, 1 or 2 trains: everyone then plays one last turn."""
         return tuple(p.name for p in self.players if self.trains_left(p.name) <= 2)
 
-    def closed_reason(self, route_id: str, player: str) -> str | None:
+    def closed_reason(self, route_id: str, player: str) -> Message | None:
         """Why ``player`` cannot claim this lane now, or None when the claim is legal."""
         try:
             self._check_claim(self.player(player), self.board.route(route_id))
         except ScorerError as exc:
-            return str(exc)
+            return exc.message
         return None
 
     # -- changing

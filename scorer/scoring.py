@@ -364,12 +364,14 @@ def _tiebreak_message(
                 reason = plural(len(kept), "{names} holds the {bonus} bonus",
                                 "{names} hold the {bonus} bonus", names=_names(kept),
                                 bonus=bonus)
+            elif remaining[0].longest_bonus > 0 and both:
+                reason = Message("both hold the {bonus} bonus", {"bonus": bonus})
             elif remaining[0].longest_bonus > 0:
-                reason = Message("both hold the {bonus} bonus" if both
-                                 else "all hold the {bonus} bonus", {"bonus": bonus})
+                reason = Message("all hold the {bonus} bonus", {"bonus": bonus})
+            elif both:
+                reason = Message("neither holds the {bonus} bonus", {"bonus": bonus})
             else:
-                reason = Message("neither holds the {bonus} bonus" if both
-                                 else "none holds the {bonus} bonus", {"bonus": bonus})
+                reason = Message("none holds the {bonus} bonus", {"bonus": bonus})
         reasons = Message("{reasons}; {reason}", {"reasons": reasons, "reason": reason})
         remaining = kept
         if len(remaining) == 1:

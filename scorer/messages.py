@@ -123,6 +123,6 @@ def _value_from_json(value: Any) -> Any:
     return Message.from_json(value)
 
 
-def N_(template: str) -> str:  # noqa: N802 (gettext's own name for it)
-    """Mark a template kept for later (a class attribute) so that extraction finds it."""
+def N_(template: str) -> str:  # gettext's own name for it
+    """Mark a message kept in a constant, to translate later, so that extraction finds it."""
     return template

@@ -241,8 +241,8 @@ def check_game_name(name: str) -> str:
                            n=len(name), max=store.MAX_GAME_NAME))
     control = next((c for c in name if unicodedata.category(c) in ("Cc", "Cs")), None)
     if control is not None:
-        raise ValueError(_("The game name holds a control character (U+{code}): type it again.",
-                           code=f"{ord(control):04X}"))
+        raise ValueError(_("The game name holds a control character (U+{code:04X}): type it "
+                           "again.", code=ord(control)))
     return name
 
 

@@ -51,7 +51,8 @@ def claimed(variant: str, route: str) -> Game:
      "Ann et Bob jouent tous deux rouge : chaque couleur une seule fois."),
     (lambda: refusal(two_player("europe"), RemoveStation("Paris")),
      "There is no station in Paris.", "Il n'y a pas de gare à Paris."),
-])
+], ids=["claimed", "claimed-lane-colour", "trains-left", "unknown-city", "same-colour",
+        "no-station"])
 def test_core_errors_are_rendered_in_french_from_their_values(app, make, english, french):
     error = make()
     assert str(error) == english

@@ -1,7 +1,7 @@
 """Sentences for players kept as an English template and its values, translated at the edge.
 
 The core speaks English (the CLI, the API and the score JSON print ``str(message)``); the web
-app renders the same ``Message`` with its catalogue (``scorer.web.i18n.render``). Names and
+app renders the same ``Message`` with its catalogue (``scorer.web.i18n.translate``). Names and
 cities are values, never part of a template, so no translation can alter them.
 """
 

@@ -11,15 +11,31 @@ PORT ?= 8000
 THREADS ?= 16
 PG_TESTS ?= tests/web tests/hardening tests/browser
 
-.PHONY: run serve test lint bench clean
+.PHONY: run serve test lint bench clean messages
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
 	$(BIN)/pip install --quiet -e '.[dev]'
+	$(BIN)/pybabel compile --statistics -d translations
 	touch $(STAMP)
 
-run: $(STAMP)
+# The catalogues (scorer/web/i18n.py says how to add a message): `make messages` extracts every
+# message of the code and the templates (babel.cfg) into the .pot and adds the new ones to each
+# language's .po, where their translation is written; the app reads the .mo, compiled from the
+# .po by every target that runs the app or the tests.
+POT := translations/messages.pot
+PO := translations/fr/LC_MESSAGES/messages.po
+MO := $(PO:.po=.mo)
+
+messages: $(STAMP)
+	$(BIN)/pybabel --quiet extract -F babel.cfg --no-location --omit-header -o $(POT) .
+	$(BIN)/pybabel --quiet update -i $(POT) -d translations -w 100 --ignore-pot-creation-date
+
+$(MO): $(PO) | $(STAMP)
+	$(BIN)/pybabel compile --statistics -d translations
+
+run: $(STAMP) $(MO)
 	$(BIN)/python -m scorer serve --host $(RUN_HOST) --port $(PORT)
 
 # A production server (waitress: pure Python, many threads) for several tables at once, on
@@ -32,12 +48,12 @@ run: $(STAMP)
 # because select() stops at 1,024 descriptors. SERVE_OPTIONS adds waitress options (behind a
 # proxy that ends TLS: --trusted-proxy=127.0.0.1 --trusted-proxy-headers=x-forwarded-proto).
 SERVE_OPTIONS ?=
-serve: $(STAMP)
+serve: $(STAMP) $(MO)
 	MALLOC_ARENA_MAX=2 $(BIN)/waitress-serve --listen=$(HOST):$(PORT) --threads=$(THREADS) --max-request-body-size=27262976 --connection-limit=1000 --channel-timeout=30 --cleanup-interval=5 --asyncore-use-poll $(SERVE_OPTIONS) --call scorer.web:create_app
 
 # With TERMINUS_TEST_DATABASE_URL naming a PostgreSQL server (.ci/run starts one), the tests
 # that build the app run a second time with the app on PostgreSQL; without it they are skipped.
-test: $(STAMP)
+test: $(STAMP) $(MO)
 	$(BIN)/ruff check .
 	$(BIN)/python -m pytest -n auto
 	@if [ -n "$$TERMINUS_TEST_DATABASE_URL" ]; then \

@@ -18,6 +18,7 @@ from typing import Any, ClassVar
 
 from scorer.boards import Board, Route, normalize_name
 from scorer.errors import IllegalMove, InvalidGame, ScorerError, UnknownPlayer
+from scorer.messages import Clause, Message, plural
 from scorer.rules import PIECE_COLORS, Variant, find_variant
 
 MAX_NAME_LENGTH = 40
@@ -148,7 +149,7 @@ def action_from_json(data: Mapping[str, Any]) -> Action:
         raise InvalidGame("An action must be a JSON object.")
     cls = ACTION_TYPES.get(data.get("type"))  # type: ignore[arg-type]
     if cls is None:
-        raise InvalidGame(f"Unknown action type {data.get('type')!r}.")
+        raise InvalidGame("Unknown action type {type!r}.", type=data.get("type"))
     kwargs: dict[str, Any] = {}
     for name in (f.name for f in fields(cls)):
         if name == "points":
@@ -171,26 +172,29 @@ for _cls in ACTION_TYPES.values():
 
 def _text(value: Any, field: str, limit: int = 200) -> str:
     if not isinstance(value, str) or not value.strip():
-        raise InvalidGame(f"Field {field!r} must be a non-empty text.")
+        raise InvalidGame("Field {field!r} must be a non-empty text.", field=field)
     if len(value) > limit:
-        raise InvalidGame(f"Field {field!r} is too long ({len(value)} characters, max {limit}).")
+        raise InvalidGame("Field {field!r} is too long ({length} characters, max {limit}).",
+                          field=field, length=len(value), limit=limit)
     _check_unicode(value, field)
     return value.strip()
 
 
 @contextmanager
-def _about(item: str, *names: Any) -> Iterator[None]:
+def _about(item: Message, *names: Any) -> Iterator[None]:
     """Name the game file's item in a message that names only a field ("Field 'to' must be a
     non-empty text." becomes "Ticket 3 (Ann, Paris): field 'to' must be ...")."""
     try:
         yield
     except InvalidGame as exc:
-        message = str(exc)
-        if not message.startswith(("Field ", "Ticket points ")):
+        if not exc.message.template.startswith(("Field ", "Ticket points ")):
             raise
         shown = [n[:40] for n in names if isinstance(n, str) and n.strip() and n.isprintable()]
-        label = f"{item} ({', '.join(shown)})" if shown else item
-        raise InvalidGame(f"{label}: {message[:1].lower()}{message[1:]}") from None
+        reason = Clause(exc.message)
+        if shown:
+            raise InvalidGame("{item} ({names}): {reason}", item=item, names=", ".join(shown),
+                              reason=reason) from None
+        raise InvalidGame("{item}: {reason}", item=item, reason=reason) from None
 
 
 def _check_unicode(value: str, field: str) -> None:
@@ -198,20 +202,22 @@ def _check_unicode(value: str, field: str) -> None:
     try:
         value.encode("utf-8")
     except UnicodeEncodeError:
-        raise InvalidGame(f"Field {field!r} holds characters that are not text.") from None
+        raise InvalidGame("Field {field!r} holds characters that are not text.",
+                          field=field) from None
     # Control characters (NUL, line breaks, tabs...) belong in no name: PostgreSQL cannot even
     # store a NUL, and a line break in a name breaks the pages and files it is written in.
     control = next((c for c in value if unicodedata.category(c) == "Cc"), None)
     if control is not None:
-        raise InvalidGame(f"Field {field!r} ({value[:20].strip()!r}) holds a control character "
-                          f"(U+{ord(control):04X}): type it again.")
+        raise InvalidGame("Field {field!r} ({start!r}) holds a control character (U+{code:04X}): "
+                          "type it again.", field=field, start=value[:20].strip(),
+                          code=ord(control))
 
 
 def _optional_points(value: Any) -> int | None:
     if value is None:
         return None
     if isinstance(value, bool) or not isinstance(value, int):
-        raise InvalidGame(f"Ticket points must be a whole number, not {value!r}.")
+        raise InvalidGame("Ticket points must be a whole number, not {value!r}.", value=value)
     return value
 
 
@@ -219,17 +225,18 @@ def _optional_names(value: Any, field: str) -> tuple[str, ...] | None:
     if value is None:
         return None
     if not isinstance(value, list | tuple):
-        raise InvalidGame(f"Field {field!r} must be a list of player names.")
+        raise InvalidGame("Field {field!r} must be a list of player names.", field=field)
     return tuple(_text(v, field) for v in value)
 
 
 def _changes(value: Any, field: str) -> tuple[tuple[str, str | None], ...]:
     if not isinstance(value, list | tuple) or len(value) > 500:
-        raise InvalidGame(f"Field {field!r} must be a list of [name, owner] pairs.")
+        raise InvalidGame("Field {field!r} must be a list of [name, owner] pairs.", field=field)
     changes = []
     for item in value:
         if not isinstance(item, list | tuple) or len(item) != 2:
-            raise InvalidGame(f"Each entry of {field!r} must be a [name, owner] pair.")
+            raise InvalidGame("Each entry of {field!r} must be a [name, owner] pair.",
+                              field=field)
         owner = None if item[1] is None else _text(item[1], "owner")
         changes.append((_text(item[0], field), owner))
     return tuple(changes)
@@ -240,11 +247,12 @@ def _list(data: Mapping[str, Any], field: str) -> list[Any]:
     if value is None:
         return []
     if not isinstance(value, list):
-        raise InvalidGame(f"Field {field!r} must be a list.")
+        raise InvalidGame("Field {field!r} must be a list.", field=field)
     for item in value:
         if not isinstance(item, Mapping) and field not in ("express_bonus_values",
                                                            "express_order"):
-            raise InvalidGame(f"Each entry of {field!r} must be an object, not {item!r}.")
+            raise InvalidGame("Each entry of {field!r} must be an object, not {item!r}.",
+                              field=field, item=item)
     return value
 
 
@@ -303,7 +311,7 @@ class Game:
         variant = find_variant(_text(data.get("variant"), "variant"))
         players = []
         for index, item in enumerate(_list(data, "players"), 1):
-            with _about(f"Player {index}", item.get("name")):
+            with _about(Message("Player {n}", {"n": index}), item.get("name")):
                 color = _text(item.get("color"), "color").lower()
                 players.append(Player(_text(item.get("name"), "name"), color))
         values = data.get("express_bonus_values")
@@ -311,18 +319,20 @@ class Game:
             raise InvalidGame("Field 'express_bonus_values' must be a list of numbers.")
         game = cls.new(variant, players, values)
         for index, item in enumerate(_list(data, "claims"), 1):
-            with _about(f"Claim {index}", item.get("player")):
+            with _about(Message("Claim {n}", {"n": index}), item.get("player")):
                 game.apply(ClaimRoute(_text(item.get("player"), "player"),
                                       game._claim_route_id(item)))
         stations = _list(data, "stations")
         if stations and not variant.stations:
-            raise IllegalMove(f"Stations are used only on Europe; this game is {variant.title}.")
+            raise IllegalMove("Stations are used only on Europe; this game is {variant}.",
+                              variant=variant.title)
         for index, item in enumerate(stations, 1):
-            with _about(f"Station {index}", item.get("player")):
+            with _about(Message("Station {n}", {"n": index}), item.get("player")):
                 game.apply(PlaceStation(_text(item.get("player"), "player"),
                                         _text(item.get("city"), "city")))
         for index, item in enumerate(_list(data, "tickets"), 1):
-            with _about(f"Ticket {index}", item.get("player"), item.get("from"), item.get("to")):
+            with _about(Message("Ticket {n}", {"n": index}), item.get("player"), item.get("from"),
+                        item.get("to")):
                 game.apply(AddTicket(_text(item.get("player"), "player"),
                                      _text(item.get("from"), "from"), _text(item.get("to"), "to"),
                                      _optional_points(item.get("points"))))
@@ -340,14 +350,14 @@ class Game:
         b = self.board.city(_text(item.get("to"), "to"))
         lanes = self.board.lanes(a, b)
         if not lanes:
-            raise IllegalMove(f"No route joins {a} and {b} on the {self.board.title} board.")
+            raise IllegalMove("No route joins {a} and {b} on the {board} board.", a=a, b=b,
+                              board=self.board.title)
         color = item.get("color")
         if color is not None:
             color = _text(color, "color").lower()
             if color not in PRINTED_COLORS:
-                raise InvalidGame(
-                    f"{color!r} is not a route colour ({', '.join(PRINTED_COLORS)})."
-                )
+                raise InvalidGame("{color!r} is not a route colour ({colors}).", color=color,
+                                  colors=", ".join(PRINTED_COLORS))
             # The colour only prefers a lane: the cities already name the route, and
             # printings differ in lane colours (the spec's own example does this).
             lanes = tuple(sorted(lanes, key=lambda r: r.color != color))
@@ -405,7 +415,7 @@ class Game:
         found = self._player_keys.get(normalize_name(name))
         if found is None:
             close = difflib.get_close_matches(name, [p.name for p in self.players], n=2)
-            raise UnknownPlayer(name, "in this game", tuple(close))
+            raise UnknownPlayer(name, Message("in this game"), tuple(close))
         return found
 
     def color_of(self, name: str) -> str:
@@ -430,12 +440,12 @@ class Game:
         """Players at 0, 1 or 2 trains: everyone then plays one last turn."""
         return tuple(p.name for p in self.players if self.trains_left(p.name) <= 2)
 
-    def closed_reason(self, route_id: str, player: str) -> str | None:
+    def closed_reason(self, route_id: str, player: str) -> Message | None:
         """Why ``player`` cannot claim this lane now, or None when the claim is legal."""
         try:
             self._check_claim(self.player(player), self.board.route(route_id))
         except ScorerError as exc:
-            return str(exc)
+            return exc.message
         return None
 
     # -- changing
@@ -453,7 +463,7 @@ class Game:
                 route = self.board.route(route_id)
                 owner = self._owner.pop(route.id, None)
                 if owner is None:
-                    raise IllegalMove(f"{route_label(route)} is not claimed.")
+                    raise IllegalMove("{route} is not claimed.", route=route_label(route))
                 self._claims = [c for c in self._claims if c.route != route.id]
                 self._released[route.id] = (owner, self._claim_keys.pop(route.id))
                 self._trains_used[owner] -= route.length
@@ -464,21 +474,21 @@ class Game:
             case RemoveStation(city=city):
                 city = self.board.city(city)
                 if self._stations.pop(city, None) is None:
-                    raise IllegalMove(f"There is no station in {city}.")
+                    raise IllegalMove("There is no station in {city}.", city=city)
             case AddTicket(player=player, a=a, b=b, points=points):
                 self._tickets.append(self._check_ticket(self.player(player), a, b, points))
             case RemoveTicket(player=player, a=a, b=b):
                 player, a, b = self.player(player), self.board.city(a), self.board.city(b)
                 index = self._ticket_index(player, a, b)
                 if index is None:
-                    raise IllegalMove(f"{player} holds no ticket {a}–{b}.")
+                    raise IllegalMove("{player} holds no ticket {a}–{b}.", player=player, a=a, b=b)
                 del self._tickets[index]
             case SetExpressOrder(order=order):
                 self.express_order = self._check_express_order(order)
             case SetOwners(changes=changes, stations=stations):
                 self._set_owners(changes, stations)
             case _:
-                raise InvalidGame(f"Unknown action {action!r}.")
+                raise InvalidGame("Unknown action {action!r}.", action=action)
 
     def _insert_claim(self, claim: Claim) -> None:
         """Add a claim at its place in time: the end, or its old place for a correction."""
@@ -524,64 +534,62 @@ class Game:
         owner = self._owner.get(route.id)
         if owner is not None:
             # A double's lane is named by its colour, as players see it (not by its id).
-            lane = (f"{route_label(route)} ({route.color})" if self.board.siblings(route)
-                    else route_label(route))
-            raise IllegalMove(f"{lane} is already claimed by {owner}.")
+            lane: str | Message = route_label(route)
+            if self.board.siblings(route):
+                lane = Message("{route} ({color})", {"route": lane, "color": Message(route.color)})
+            raise IllegalMove("{lane} is already claimed by {owner}.", lane=lane, owner=owner)
         for sibling in self.board.siblings(route):
             other = self._owner.get(sibling.id)
             if other == player:
                 raise IllegalMove(
-                    f"{player} already owns the other lane of {route_label(route)}: "
-                    "one player may never own both lanes of a double route."
-                )
+                    "{player} already owns the other lane of {route}: one player may never own "
+                    "both lanes of a double route.", player=player, route=route_label(route))
             if other is not None and not self.variant.doubles_open(len(self.players)):
                 raise IllegalMove(
-                    f"With {len(self.players)} players only one lane of {route_label(route)} "
-                    f"may be used, and {other} has claimed it."
-                )
+                    "With {count} players only one lane of {route} may be used, and {owner} has "
+                    "claimed it.", count=len(self.players), route=route_label(route), owner=other)
         left = self.variant.trains - self._trains_used[player]
         if route.length > left:
-            raise IllegalMove(
-                f"{player} has {left} train{'s' if left != 1 else ''} left and cannot claim "
-                f"{route_label(route)} (length {route.length})."
-            )
+            raise IllegalMove(plural(
+                left, "{player} has {count} train left and cannot claim {route} (length {length}).",
+                "{player} has {count} trains left and cannot claim {route} (length {length}).",
+                player=player, route=route_label(route), length=route.length))
 
     def _check_station(self, player: str, city: str) -> None:
         if not self.variant.stations:
-            raise IllegalMove(
-                f"Stations are used only on Europe; this game is {self.variant.title}."
-            )
+            raise IllegalMove("Stations are used only on Europe; this game is {variant}.",
+                              variant=self.variant.title)
         holder = self._stations.get(city)
         if holder is not None:
-            raise IllegalMove(f"{city} already has a station ({holder}'s): one station per city.")
+            raise IllegalMove("{city} already has a station ({holder}'s): one station per city.",
+                              city=city, holder=holder)
         if len(self.stations_of(player)) >= self.variant.stations:
-            raise IllegalMove(
-                f"{player} has already placed all {self.variant.stations} stations."
-            )
+            raise IllegalMove("{player} has already placed all {count} stations.",
+                              player=player, count=self.variant.stations)
 
     def _check_ticket(self, player: str, a: str, b: str, points: int | None) -> HeldTicket:
         a, b = self.board.city(a), self.board.city(b)
         if a == b:
-            raise IllegalMove(f"A ticket joins two different cities, not {a} and {a}.")
+            raise IllegalMove("A ticket joins two different cities, not {city} and {city}.", city=a)
         deck = self.board.ticket(a, b)
         if points is None:
             if deck is None:
                 raise IllegalMove(
-                    f"{a}–{b} is not a ticket of the {self.variant.deck_title} deck: "
-                    "give its points to add it as a custom ticket."
-                )
+                    "{a}–{b} is not a ticket of the {deck} deck: give its points to add it as a "
+                    "custom ticket.", a=a, b=b, deck=self.variant.deck_title)
             points = deck.points
         elif points < 1:
-            raise IllegalMove(
-                f"{player}'s ticket {a}–{b} is worth at least 1 point, not {points}.")
+            raise IllegalMove("{player}'s ticket {a}–{b} is worth at least 1 point, not {points}.",
+                              player=player, a=a, b=b, points=points)
         elif points > 99:
-            raise IllegalMove(
-                f"{player}'s ticket {a}–{b} is worth at most 99 points, not {points}.")
+            raise IllegalMove("{player}'s ticket {a}–{b} is worth at most 99 points, not {points}.",
+                              player=player, a=a, b=b, points=points)
         if self._ticket_index(player, a, b) is not None:
-            raise IllegalMove(f"{player} already holds the ticket {a}–{b}.")
+            raise IllegalMove("{player} already holds the ticket {a}–{b}.", player=player, a=a, b=b)
         if sum(t.player == player for t in self._tickets) >= MAX_TICKETS:
-            raise IllegalMove(f"{player} already holds {MAX_TICKETS} tickets: no table keeps more "
-                              f"(ticket {a}–{b} not added).")
+            raise IllegalMove("{player} already holds {count} tickets: no table keeps more "
+                              "(ticket {a}–{b} not added).", player=player, count=MAX_TICKETS,
+                              a=a, b=b)
         if deck is not None:
             a, b = deck.a, deck.b  # the printed order, whatever order was typed
         return HeldTicket(player, a, b, points, deck is not None and deck.points == points)
@@ -597,24 +605,20 @@ class Game:
         if order is None:
             return None
         if not self.variant.express_cards:
-            raise IllegalMove(
-                f"The Europe Express order is for Express games; this game is "
-                f"{self.variant.title}."
-            )
+            raise IllegalMove("The Europe Express order is for Express games; this game is "
+                              "{variant}.", variant=self.variant.title)
         names = tuple(self.player(name) for name in order)
         if len(set(names)) != len(names):
             raise IllegalMove("A player can take only one Europe Express card.")
         if len(names) > len(self.express_bonus_values):
-            raise IllegalMove(
-                f"There are only {len(self.express_bonus_values)} Europe Express cards."
-            )
+            raise IllegalMove("There are only {count} Europe Express cards.",
+                              count=len(self.express_bonus_values))
         for name in names:
             if not self.connects(name, *self.express_ends()):
                 a, b = self.express_ends()
                 raise IllegalMove(
-                    f"{name} has no continuous path of their own routes between {a} and {b}, "
-                    "so cannot hold a Europe Express card."
-                )
+                    "{player} has no continuous path of their own routes between {a} and {b}, "
+                    "so cannot hold a Europe Express card.", player=name, a=a, b=b)
         return names
 
     def express_ends(self) -> tuple[str, str]:
@@ -631,10 +635,9 @@ class Game:
 def _check_players(variant: Variant, players: Sequence[Player]) -> None:
     count = len(players)
     if not variant.min_players <= count <= variant.max_players:
-        raise InvalidGame(
-            f"{variant.title} is played by {variant.min_players} to {variant.max_players} "
-            f"players, not {count}."
-        )
+        raise InvalidGame("{variant} is played by {min} to {max} players, not {count}.",
+                          variant=variant.title, min=variant.min_players,
+                          max=variant.max_players, count=count)
     names: dict[str, str] = {}
     colors: dict[str, str] = {}
     for player in players:
@@ -643,32 +646,29 @@ def _check_players(variant: Variant, players: Sequence[Player]) -> None:
             raise InvalidGame("Every player needs a name.")
         _check_unicode(name, "name")
         if len(name) > MAX_NAME_LENGTH:
-            raise InvalidGame(f"Player name {name[:20]!r}… is too long (max {MAX_NAME_LENGTH}).")
+            raise InvalidGame("Player name {start!r}… is too long (max {max}).",
+                              start=name[:20], max=MAX_NAME_LENGTH)
         if player.color not in PIECE_COLORS:
-            raise InvalidGame(
-                f"{name}'s colour {player.color!r} is not a train colour "
-                f"({', '.join(PIECE_COLORS)})."
-            )
+            raise InvalidGame("{player}'s colour {color!r} is not a train colour ({colors}).",
+                              player=name, color=player.color, colors=", ".join(PIECE_COLORS))
         key = normalize_name(name) or name
         if key in names:
-            raise InvalidGame(f"Two players are called {name!r}: names must differ.")
+            raise InvalidGame("Two players are called {name!r}: names must differ.", name=name)
         if player.color in colors:
-            raise InvalidGame(
-                f"{colors[player.color]} and {name} both play {player.color}: "
-                "each colour once."
-            )
+            raise InvalidGame("{a} and {b} both play {color}: each colour once.",
+                              a=colors[player.color], b=name, color=Message(player.color))
         names[key] = name
         colors[player.color] = name
 
 
 def _check_express_values(values: Sequence[Any]) -> tuple[int, ...]:
     if not 1 <= len(values) <= 4:
-        raise InvalidGame(f"Europe Express has 4 bonus cards, not {len(values)}.")
+        raise InvalidGame("Europe Express has 4 bonus cards, not {count}.", count=len(values))
     for value in values:
         if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 99:
-            raise InvalidGame(f"A bonus card value is a whole number from 0 to 99, not {value!r}.")
+            raise InvalidGame("A bonus card value is a whole number from 0 to 99, not {value!r}.",
+                              value=value)
     if list(values) != sorted(values, reverse=True):
-        raise InvalidGame(
-            f"Bonus card values go in descending order (top card first), not {list(values)}."
-        )
+        raise InvalidGame("Bonus card values go in descending order (top card first), not "
+                          "{values}.", values=list(values))
     return tuple(values)

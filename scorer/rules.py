@@ -12,6 +12,7 @@ from types import MappingProxyType
 
 from scorer.boards import Board, load_board
 from scorer.errors import UnknownVariant
+from scorer.messages import Message, Names
 
 PIECE_COLORS = ("red", "blue", "green", "yellow", "black")
 
@@ -120,7 +121,7 @@ def find_variant(name: str) -> Variant:
         return VARIANTS[str(name).strip().lower()]
     except KeyError:
         raise UnknownVariant(
-            str(name), f"(choose {one_of(list(VARIANTS))})", ()
+            str(name), Message("(choose {variants})", {"variants": Names(tuple(VARIANTS), "or")}),
         ) from None
 
 

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
 from scorer.boards import Route
 from scorer.game import Game, HeldTicket
 from scorer.longest import LongestPath, longest_path
+from scorer.messages import Message, Names, plural
 from scorer.rules import Variant
 
 
@@ -134,8 +135,14 @@ class Scoresheet:
     players: tuple[PlayerScore, ...]
     ranking: tuple[str, ...]  # best first, by points then the tie-break keys
     winners: tuple[str, ...]
-    tiebreak: str | None
+    # Why the tie ends as it does, for the web to translate; None without a tie.
+    tiebreak_message: Message | None
     express_order: tuple[str, ...] | None = None  # None: the set has no Express cards
+
+    @property
+    def tiebreak(self) -> str | None:
+        """The tie-break in English, as the score JSON gives it."""
+        return None if self.tiebreak_message is None else str(self.tiebreak_message)
 
     def player(self, name: str) -> PlayerScore:
         return next(p for p in self.players if p.name == name)
@@ -301,7 +308,7 @@ def _bonus_held(key: str, p: PlayerScore) -> bool:
 
 def _rank(
     variant: Variant, players: Sequence[PlayerScore]
-) -> tuple[tuple[str, ...], tuple[str, ...], str | None]:
+) -> tuple[tuple[str, ...], tuple[str, ...], Message | None]:
     keys = variant.tiebreak
 
     def sort_key(p: PlayerScore) -> tuple[int, ...]:
@@ -316,53 +323,78 @@ def _rank(
         return tuple(p.name for p in ranked), (top[0].name,), None
     best = sort_key(ranked[0])
     winners = [p for p in top if sort_key(p) == best]
-    return tuple(p.name for p in ranked), tuple(p.name for p in winners), _tiebreak_sentence(
+    return tuple(p.name for p in ranked), tuple(p.name for p in winners), _tiebreak_message(
         variant, top, winners
     )
 
 
-def _names(players: Sequence[PlayerScore]) -> str:
-    names = [p.name for p in players]
-    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+def _names(players: Sequence[PlayerScore]) -> Names:
+    return Names(tuple(p.name for p in players))
 
 
-def _tiebreak_sentence(
+def _counts(players: Sequence[PlayerScore], count: Callable[[PlayerScore], int]) -> str:
+    return ", ".join(f"{p.name} {count(p)}" for p in players)
+
+
+def _tiebreak_message(
     variant: Variant, top: Sequence[PlayerScore], winners: Sequence[PlayerScore],
-) -> str:
-    sentence = f"{_names(top)} tie on {top[0].total} points"
+) -> Message:
+    """Why the tie ends as it does, step by step: "Ann and Bob tie on 50 points; Ann
+    completed the most tickets (Ann 4, Bob 3): Ann wins." Each step is a message of its own
+    so that the web can say it in French, with the names as typed."""
+    reasons = Message("{names} tie on {points} points", {"names": _names(top),
+                                                         "points": top[0].total})
     remaining = list(top)
     for key in variant.tiebreak:
-        every = "both" if len(remaining) == 2 else "all"
+        both = len(remaining) == 2
         if key == "tickets":
             most = max(p.tickets_completed for p in remaining)
             kept = [p for p in remaining if p.tickets_completed == most]
             if len(kept) < len(remaining):
-                counts = ", ".join(f"{p.name} {p.tickets_completed}" for p in remaining)
-                sentence += (f"; {_names(kept)} completed the most tickets "
-                             f"({counts})")
+                reason = plural(len(kept), "{names} completed the most tickets ({counts})",
+                                "{names} completed the most tickets ({counts})",
+                                names=_names(kept),
+                                counts=_counts(remaining, lambda p: p.tickets_completed))
+            elif both:
+                reason = plural(most, "both completed {count} ticket",
+                                "both completed {count} tickets")
             else:
-                sentence += f"; {every} completed {most} ticket{'s' if most != 1 else ''}"
+                reason = plural(most, "all completed {count} ticket",
+                                "all completed {count} tickets")
         elif key == "stations":
             fewest = min(p.stations_placed for p in remaining)
             kept = [p for p in remaining if p.stations_placed == fewest]
             if len(kept) < len(remaining):
-                counts = ", ".join(f"{p.name} {p.stations_placed}" for p in remaining)
-                sentence += f"; {_names(kept)} placed the fewest stations ({counts})"
+                reason = plural(len(kept), "{names} placed the fewest stations ({counts})",
+                                "{names} placed the fewest stations ({counts})",
+                                names=_names(kept),
+                                counts=_counts(remaining, lambda p: p.stations_placed))
+            elif both:
+                reason = plural(fewest, "both placed {count} station",
+                                "both placed {count} stations")
             else:
-                sentence += f"; {every} placed {fewest} station{'s' if fewest != 1 else ''}"
+                reason = plural(fewest, "all placed {count} station",
+                                "all placed {count} stations")
         else:
-            bonus_name = variant.bonus_title(key)
+            bonus = Message(variant.bonus_title(key))
             kept = [p for p in remaining if _bonus_held(key, p)] or remaining
             if len(kept) < len(remaining):
-                verb = "holds" if len(kept) == 1 else "hold"
-                sentence += f"; {_names(kept)} {verb} the {bonus_name} bonus"
+                reason = plural(len(kept), "{names} holds the {bonus} bonus",
+                                "{names} hold the {bonus} bonus", names=_names(kept),
+                                bonus=bonus)
+            elif _bonus_held(key, remaining[0]) and both:
+                reason = Message("both hold the {bonus} bonus", {"bonus": bonus})
             elif _bonus_held(key, remaining[0]):
-                sentence += f"; {every} hold the {bonus_name} bonus"
+                reason = Message("all hold the {bonus} bonus", {"bonus": bonus})
+            elif both:
+                reason = Message("neither holds the {bonus} bonus", {"bonus": bonus})
             else:
-                nobody = "neither" if every == "both" else "none"
-                sentence += f"; {nobody} holds the {bonus_name} bonus"
+                reason = Message("none holds the {bonus} bonus", {"bonus": bonus})
+        reasons = Message("{reasons}; {reason}", {"reasons": reasons, "reason": reason})
         remaining = kept
         if len(remaining) == 1:
-            return sentence + f": {remaining[0].name} wins."
+            verdict = Message("{name} wins", {"name": remaining[0].name})
+            return Message("{reasons}: {verdict}.", {"reasons": reasons, "verdict": verdict})
     assert len(remaining) == len(winners)
-    return sentence + ": they share the win."
+    return Message("{reasons}: {verdict}.",
+                   {"reasons": reasons, "verdict": Message("they share the win")})

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from scorer.errors import BoardDataError, UnknownCity, UnknownRoute
+from scorer.messages import Message
 
 # The packaged boards: every ``<name>.json`` beside this file (a new board is its file).
 BOARD_NAMES = tuple(sorted(
@@ -117,7 +118,8 @@ class Board:
         """The printed name of a city typed any way (case, accents, aliases)."""
         found = self._city_keys.get(normalize_name(name))  # type: ignore[attr-defined]
         if found is None:
-            raise UnknownCity(name, f"on the {self.title} board", self.suggest_cities(name))
+            raise UnknownCity(name, Message("on the {board} board", {"board": self.title}),
+                              self.suggest_cities(name))
         return found
 
     def suggest_cities(self, name: str, n: int = 2) -> tuple[str, ...]:
@@ -130,7 +132,8 @@ class Board:
         found = self._route_keys.get(normalize_name(route_id))  # type: ignore[attr-defined]
         if found is None:
             close = difflib.get_close_matches(route_id.casefold(), list(self.routes), n=2)
-            raise UnknownRoute(route_id, f"on the {self.title} board", tuple(close))
+            raise UnknownRoute(route_id, Message("on the {board} board", {"board": self.title}),
+                               tuple(close))
         return self.routes[found]
 
     def lanes(self, a: str, b: str) -> tuple[Route, ...]:
@@ -194,7 +197,7 @@ def board_from_json(data: Mapping[str, Any]) -> Board:
             sources=tuple(data.get("sources", ())),
         )
     except (KeyError, TypeError, ValueError) as exc:
-        raise BoardDataError(f"Board file is malformed: {exc!r}") from exc
+        raise BoardDataError("Board file is malformed: {error}", error=repr(exc)) from exc
     validate(board)
     return board
 
@@ -231,7 +234,8 @@ def validate(board: Board) -> None:
         if target not in board.cities:
             problems.append(f"alias {alias!r} points to unknown city {target!r}")
     if problems:
-        raise BoardDataError(f"Board {board.name!r} is inconsistent: " + "; ".join(problems))
+        raise BoardDataError("Board {board!r} is inconsistent: {problems}", board=board.name,
+                             problems="; ".join(problems))
 
 
 def board_counts(board: Board) -> dict[str, Any]:
@@ -258,7 +262,8 @@ def load_board_file(path: str | Path) -> Board:
     try:
         data = json.loads(Path(path).read_text(encoding="utf-8"))
     except (OSError, ValueError) as exc:
-        raise BoardDataError(f"Cannot read board file {path}: {exc}") from exc
+        raise BoardDataError("Cannot read board file {path}: {error}", path=str(path),
+                             error=str(exc)) from exc
     return board_from_json(data)
 
 
@@ -270,7 +275,8 @@ def load_board(name: str, deck: tuple[str, str] | None = None) -> Board:
     """
     key = name.strip().lower()
     if key not in BOARD_NAMES:
-        raise BoardDataError(f"Unknown board {name!r}. Boards: {', '.join(BOARD_NAMES)}.")
+        raise BoardDataError("Unknown board {name!r}. Boards: {boards}.", name=name,
+                             boards=", ".join(BOARD_NAMES))
     return _packaged_board(key, deck)
 
 
@@ -293,7 +299,8 @@ def load_deck(file: str, deck: str) -> tuple[Ticket, ...]:
         tickets = tuple(Ticket(t["a"], t["b"], int(t["points"])) for t in data["decks"][deck])
         expected = data.get("invariants", {}).get(deck, {})
     except (OSError, KeyError, TypeError, ValueError) as exc:
-        raise BoardDataError(f"Deck {file}/{deck} is missing or malformed: {exc!r}") from exc
+        raise BoardDataError("Deck {file}/{deck} is missing or malformed: {error}", file=file,
+                             deck=deck, error=repr(exc)) from exc
     found = {
         "tickets": len(tickets),
         "points_total": sum(t.points for t in tickets),
@@ -302,5 +309,6 @@ def load_deck(file: str, deck: str) -> tuple[Ticket, ...]:
     }
     wrong = {k: found[k] for k in expected if found.get(k) != expected[k]}
     if wrong or len({frozenset((t.a, t.b)) for t in tickets}) != len(tickets):
-        raise BoardDataError(f"Deck {file}/{deck} breaks its invariants: {wrong or 'a pair twice'}")
+        raise BoardDataError("Deck {file}/{deck} breaks its invariants: {wrong}", file=file,
+                             deck=deck, wrong=str(wrong or "a pair twice"))
     return tickets

@@ -9,6 +9,7 @@ import warnings
 import numpy as np
 from PIL import Image, ImageOps, UnidentifiedImageError, features
 
+from scorer.messages import N_
 from scorer.vision.config import DEFAULT, VisionConfig
 from scorer.vision.errors import ImageRejected
 
@@ -26,7 +27,7 @@ Image.preinit()
 # Pillow knows some forty more, and some run outside programs (EPS and PDF run Ghostscript,
 # with no time limit) or have large attack surfaces for no photo's sake; those are refused
 # before Pillow sees them, and Pillow is told to try these formats only (``formats=``).
-NOT_A_PHOTO = "This file is not an image we can read (JPEG, PNG, WebP, HEIC)."
+NOT_A_PHOTO = N_("This file is not an image we can read (JPEG, PNG, WebP, HEIC).")
 _ISO_BRANDS = {  # ISO base media file (``ftyp`` box): HEIF from phones, AVIF when supported
     b"heic", b"heix", b"hevc", b"hevx", b"heim", b"heis", b"hevm", b"hevs", b"mif1", b"msf1",
     b"mif2", b"avif", b"avis",
@@ -74,10 +75,8 @@ def decode_scaled(
     if not data:
         raise ImageRejected("The file is empty: not an image.")
     if len(data) > config.max_bytes:
-        raise ImageRejected(
-            f"The file is too large ({len(data) / 2**20:.0f} MB, at most "
-            f"{config.max_bytes / 2**20:.0f} MB)."
-        )
+        raise ImageRejected("The file is too large ({size:.0f} MB, at most {limit:.0f} MB).",
+                            size=len(data) / 2**20, limit=config.max_bytes / 2**20)
     formats = photo_format(data[:16])
     if not formats:
         raise ImageRejected(NOT_A_PHOTO)
@@ -88,9 +87,8 @@ def decode_scaled(
             width, height = image.size
             if width * height > config.max_megapixels * 1e6:
                 raise ImageRejected(
-                    f"The image is too large ({width}x{height} px, at most "
-                    f"{config.max_megapixels:.0f} megapixels)."
-                )
+                    "The image is too large ({width}x{height} px, at most {limit:.0f} "
+                    "megapixels).", width=width, height=height, limit=config.max_megapixels)
             if getattr(image, "is_animated", False) and image.format not in _STILL_MULTI_FRAME:
                 raise ImageRejected("Animated images are not accepted: send a still photo.")
             orientation = image.getexif().get(0x0112, 1)
@@ -110,13 +108,13 @@ def decode_scaled(
     except ImageRejected:
         raise
     except (Image.DecompressionBombError, Image.DecompressionBombWarning):
-        raise ImageRejected(
-            f"The image is too large (at most {config.max_megapixels:.0f} megapixels)."
-        ) from None
+        raise ImageRejected("The image is too large (at most {limit:.0f} megapixels).",
+                            limit=config.max_megapixels) from None
     except UnidentifiedImageError:
         raise ImageRejected(NOT_A_PHOTO) from None
     except (OSError, ValueError, SyntaxError, EOFError) as exc:
-        raise ImageRejected(f"The image is damaged or truncated ({exc}).") from None
+        raise ImageRejected("The image is damaged or truncated ({error}).",
+                            error=str(exc)) from None
     bgr = np.ascontiguousarray(np.asarray(rgb)[:, :, ::-1])
     if bgr.ndim != 3 or bgr.shape[0] < 16 or bgr.shape[1] < 16:
         raise ImageRejected("The image is too small to show a board.")

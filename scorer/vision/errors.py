@@ -1,4 +1,7 @@
-"""Why a photo gives no detection: every reason is one a player can act on."""
+"""Why a photo gives no detection: every reason is one a player can act on.
+
+Raised like every ``ScorerError``: an English template and its values, translated at the edge.
+"""
 
 from __future__ import annotations
 
@@ -6,11 +9,7 @@ from scorer.errors import ScorerError
 
 
 class BoardNotFound(ScorerError):
-    """No board could be read from the photo; ``reason`` says why in a few words."""
-
-    def __init__(self, reason: str):
-        self.reason = reason
-        super().__init__(reason)
+    """No board could be read from the photo; the message says why in a few words."""
 
 
 class ImageRejected(BoardNotFound):

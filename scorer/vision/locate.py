@@ -15,6 +15,7 @@ import cv2
 import numpy as np
 
 from scorer.boards import Board
+from scorer.messages import N_
 from scorer.vision.config import DEFAULT, VisionConfig
 from scorer.vision.errors import BoardNotFound
 from scorer.vision.geometry import (
@@ -357,7 +358,8 @@ def _different(hypotheses: list[tuple[float, np.ndarray]], count: int):
     return kept
 
 
-_NOT_FOUND = "No board found in the photo: take it from above, the whole board in the frame."
+_NOT_FOUND = N_(
+    "No board found in the photo: take it from above, the whole board in the frame.")
 # aligner pyramid: (template px per art px, ECC smoothing kernel, iterations); coarse for every
 # candidate, fine for the best two (the content score's polish takes it from there)
 _COARSE = ((1 / 16, 5, 20),)

@@ -62,7 +62,8 @@ def parse_colors(colors: Sequence[str] | None) -> tuple[str, ...] | None:
     out = tuple(c.strip().lower() for c in colors if c.strip())
     unknown = [c for c in out if c not in PIECE_COLORS]
     if unknown:
-        raise ScorerError(f"Unknown piece colour {unknown[0]!r}: use {', '.join(PIECE_COLORS)}.")
+        raise ScorerError("Unknown piece colour {color!r}: use {colors}.", color=unknown[0],
+                          colors=", ".join(PIECE_COLORS))
     return out or None
 
 

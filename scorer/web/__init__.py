@@ -57,6 +57,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         SESSION_COOKIE_SAMESITE="Lax",
         SESSION_COOKIE_HTTPONLY=True,
         HTMX_VERSION=HTMX_VERSION,
+        BABEL_TRANSLATION_DIRECTORIES=str(ROOT / "translations"),
         POLL_SECONDS=2,
     )
     app.config.from_pyfile("config.py", silent=True)

@@ -25,11 +25,12 @@ from flask import (
 from werkzeug.exceptions import HTTPException, SecurityError
 
 from scorer.errors import ScorerError
+from scorer.messages import N_
 from scorer.rules import VARIANTS
 from scorer.scoring import Scoresheet, score
 from scorer.web import devices, store
 from scorer.web.db import get_db
-from scorer.web.i18n import _, translate_error
+from scorer.web.i18n import _, translate
 from scorer.web.svg import board_shapes, board_svg
 
 MODES = ("routes", "stations", "ticket")
@@ -138,7 +139,7 @@ def live_context(
 
 def refuse(exc: ScorerError | str) -> str:
     """A refused action's message, in the page language."""
-    return translate_error(str(exc))
+    return translate(exc.message) if isinstance(exc, ScorerError) else _(exc)
 
 
 def htmx_error(message: str, status: int = 422) -> Response:
@@ -164,28 +165,31 @@ def error_page(status: int, message: str, heading: str = "") -> tuple[str, int] 
                            heading=heading or _(_GENERIC_ERROR[0])), status
 
 
-# Per status: the page heading and the sentence (English here, French in i18n).
+# Per status: the page heading and the sentence (English here, French in the catalogue).
 _HTTP_ERRORS = {
-    400: ("Something is wrong with this request", "The request could not be read."),
-    403: ("Not allowed", "This request is not allowed."),
-    404: ("Page not found", "Nothing here: the link may be incomplete or out of date."),
-    405: ("Not possible here", "This address does not take this kind of request."),
-    409: ("Not possible any more", "This cannot be done any more: go back and look again."),
-    413: ("Too much data", "Too much data: a game file is a few kilobytes at most."),
-    415: ("Wrong kind of data", "Send the game as JSON (Content-Type: application/json)."),
-    500: ("Something went wrong",
-          "The server failed on this page: go back to the games and try again."),
+    400: (N_("Something is wrong with this request"), N_("The request could not be read.")),
+    403: (N_("Not allowed"), N_("This request is not allowed.")),
+    404: (N_("Page not found"), N_("Nothing here: the link may be incomplete or out of date.")),
+    405: (N_("Not possible here"), N_("This address does not take this kind of request.")),
+    409: (N_("Not possible any more"),
+          N_("This cannot be done any more: go back and look again.")),
+    413: (N_("Too much data"), N_("Too much data: a game file is a few kilobytes at most.")),
+    415: (N_("Wrong kind of data"),
+          N_("Send the game as JSON (Content-Type: application/json).")),
+    500: (N_("Something went wrong"),
+          N_("The server failed on this page: go back to the games and try again.")),
 }
-_GENERIC_ERROR = ("Something went wrong", "This page could not be shown.")
+_GENERIC_ERROR = (N_("Something went wrong"), N_("This page could not be shown."))
 # Where the code that refused says why (``abort(404, description="no-game")``).
 _DESCRIPTIONS = {
-    "no-game": ("Game not found",
-                "Nothing here: the game may have been deleted, or the link is incomplete."),
-    "csrf": ("Page expired", "This page has expired: reload it and try again."),
-    "cross-origin": ("Not allowed", "Requests from another site are refused."),
-    "nul": ("Something is wrong with this request",
-            "The request holds a NUL character, which no field takes: type the text again."),
-    "json-only": ("Wrong kind of data", "Send the game as JSON (Content-Type: application/json)."),
+    "no-game": (N_("Game not found"),
+                N_("Nothing here: the game may have been deleted, or the link is incomplete.")),
+    "csrf": (N_("Page expired"), N_("This page has expired: reload it and try again.")),
+    "cross-origin": (N_("Not allowed"), N_("Requests from another site are refused.")),
+    "nul": (N_("Something is wrong with this request"),
+            N_("The request holds a NUL character, which no field takes: type the text again.")),
+    "json-only": (N_("Wrong kind of data"),
+                  N_("Send the game as JSON (Content-Type: application/json).")),
 }
 
 
@@ -205,7 +209,7 @@ def parse_json(text: str | bytes) -> Any:
     try:
         data = json.loads(text)
     except (ValueError, RecursionError):
-        raise ValueError("The body is not valid JSON.") from None
+        raise ValueError(N_("The body is not valid JSON.")) from None
     _check_unicode(data)
     return data
 
@@ -219,7 +223,7 @@ def _check_unicode(value: Any) -> None:
                 item.encode("utf-8")
             except UnicodeEncodeError:
                 raise ValueError(
-                    "The JSON holds text that is not valid Unicode (a lone surrogate)."
+                    N_("The JSON holds text that is not valid Unicode (a lone surrogate).")
                 ) from None
         elif isinstance(item, dict):
             stack.extend(item.keys())
@@ -237,8 +241,8 @@ def check_game_name(name: str) -> str:
                            n=len(name), max=store.MAX_GAME_NAME))
     control = next((c for c in name if unicodedata.category(c) in ("Cc", "Cs")), None)
     if control is not None:
-        raise ValueError(_("The game name holds a control character (U+{code}): type it again.",
-                           code=f"{ord(control):04X}"))
+        raise ValueError(_("The game name holds a control character (U+{code:04X}): type it "
+                           "again.", code=ord(control)))
     return name
 
 

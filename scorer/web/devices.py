@@ -25,14 +25,14 @@ from collections import deque
 from flask import Flask, g, request
 from werkzeug.wrappers import Response
 
+from scorer.messages import N_
 from scorer.web import store
 from scorer.web.db import get_db
-from scorer.web.i18n import FR
 from scorer.web.security import served_over_tls
 
 COOKIE = "device"
 _WELL_FORMED = re.compile(r"^[A-Za-z0-9_-]{24,64}$")
-TOO_MANY_GAMES = "Too many new games from this network in the last hour: try again later."
+TOO_MANY_GAMES = N_("Too many new games from this network in the last hour: try again later.")
 COOKIE_DAYS = 400  # the longest browsers keep a cookie; renewed on each visit of the history
 
 
@@ -97,13 +97,3 @@ def init_app(app: Flask) -> None:
     app.extensions["terminus_new_games"] = _Limiter()
     app.after_request(_set_cookie)
 
-
-FR.update({
-    TOO_MANY_GAMES:
-        "Trop de nouvelles parties depuis ce réseau dans l'heure : réessayez plus tard.",
-    "Read-only": "Lecture seule",
-    "The games made or opened on this device. Another table sees its own games only: to join a "
-    "game, open its link or scan its QR code.":
-        "Les parties créées ou ouvertes sur cet appareil. Une autre table ne voit que les siennes "
-        ": pour rejoindre une partie, ouvrez son lien ou scannez son QR code.",
-})

@@ -25,6 +25,7 @@ from scorer.game import (
     SetOwners,
     UnclaimRoute,
 )
+from scorer.messages import N_
 from scorer.scoring import express_order as express_cards_order
 from scorer.web import store
 from scorer.web.common import (
@@ -437,7 +438,7 @@ def _cursor_move(game_id: str, step: int) -> Response | tuple[str, int]:
         if expect is not None and expect != after.cursor:
             text = _("Already done: the game had changed.")
         return answer(after, error=text, status=409, **ui)
-    template = "Undone: {action}." if step < 0 else "Redone: {action}."
+    template = N_("Undone: {action}.") if step < 0 else N_("Redone: {action}.")
     return answer(after, message=_(template, action=describe(after, moved)), **ui)
 
 

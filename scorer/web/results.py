@@ -8,7 +8,7 @@ from scorer.game import Game
 from scorer.scoring import PlayerScore, Scoresheet, route_groups, score_track
 from scorer.web import bgstats, store
 from scorer.web.common import get_game, get_shared, live_context, scoresheet
-from scorer.web.i18n import _, plural, signed, translate_tiebreak
+from scorer.web.i18n import _, plural, signed, translate
 from scorer.web.records import finished
 
 bp = Blueprint("results", __name__)
@@ -35,7 +35,7 @@ def render_results(stored: store.StoredGame, editable: bool) -> str:
     groups = {p.name: route_groups(game, p) for p in sheet.players}
     return render_template(
         "pages/results.html", **context, ranked=[by_name[n] for n in sheet.ranking], ranks=ranks,
-        tiebreak=translate_tiebreak(sheet.tiebreak), selected=selected, shown=shown,
+        tiebreak=translate(sheet.tiebreak_message), selected=selected, shown=shown,
         watch=not editable, groups=groups, track=track_text, station_uses=station_uses,
         most_tickets=max(p.tickets_completed for p in sheet.players),
         summary=summary_text(stored.name, game, sheet, ranks, groups),
@@ -86,22 +86,23 @@ def summary_text(name: str, game: Game, sheet: Scoresheet, ranks: dict[str, int]
     lines = [f"{name} · {_(game.variant.title)}",
              _("{name} wins!", name=winners[0]) if len(winners) == 1
              else _("Shared win: {names}.", names=", ".join(winners))]
-    tiebreak = translate_tiebreak(sheet.tiebreak)
+    tiebreak = translate(sheet.tiebreak_message)
     if tiebreak:
         lines.append(tiebreak)
     by_name = {p.name: p for p in sheet.players}
+    track, nothing = _("score track"), _("nothing")
     for player_name in sheet.ranking:
         p = by_name[player_name]
         lines.append("")
         lines.append(f"{ranks[p.name]}. {p.name}: {p.total} "
-                     f"({_('score track')} {track_text(p.total)})")
+                     f"({track} {track_text(p.total)})")
         routes = ", ".join(f"{n}×{length} = {n * each}" for length, n, each in groups[p.name])
         lines.append(f"  {_('Routes')} {p.route_points}" + (f": {routes}" if routes else ""))
         if p.tickets:
             tickets = ", ".join(f"{t.a}–{t.b} {signed(t.score)}" for t in p.tickets)
             lines.append(f"  {_('Tickets')} {signed(p.ticket_points)}: {tickets}")
         if game.variant.stations:
-            uses = "; ".join(f"{city} → {route or _('nothing')}"
+            uses = "; ".join(f"{city} → {route or nothing}"
                              for city, route in station_uses(game, p))
             lines.append(f"  {_('Stations')} {signed(p.station_points)}"
                          + (f" ({uses})" if uses else ""))

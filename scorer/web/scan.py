@@ -44,10 +44,11 @@ from werkzeug.wrappers import Response
 
 from scorer.errors import ScorerError
 from scorer.game import SetOwners
+from scorer.messages import Message
 from scorer.web import store
 from scorer.web.common import back_to, flash_message, get_game, htmx_error, is_htmx, refuse
 from scorer.web.db import get_db
-from scorer.web.i18n import FR, _, color_name, translate_error
+from scorer.web.i18n import _, color_name, translate
 from scorer.web.svg import board_shapes, hit_line
 
 bp = Blueprint("scan", __name__, url_prefix="/games/<game_id>/scan")
@@ -322,14 +323,14 @@ def _run_detection(stored: store.StoredGame, folder: Path,
     # isolated: the child is killed at the limit; the rest (rectified view) takes a second
     if not done.wait(limit + 30 if isolated else limit) or "timeout" in outcome:
         log.warning("detection of %s still running after SCAN_TIME_LIMIT", folder)
-        _failed(folder, "Reading this photo took too long: try another photo.", True)
+        _failed(folder, Message("Reading this photo took too long: try another photo."), True)
         return
     if "error" in outcome:
         error = outcome["error"]
-        _failed(folder, str(error), type(error).__name__ == "ImageRejected")
+        _failed(folder, error.message, type(error).__name__ == "ImageRejected")
         return
     if "failure" in outcome:
-        _failed(folder, "The photo could not be read: try another photo.", True)
+        _failed(folder, Message("The photo could not be read: try another photo."), True)
         return
     detection = outcome["detection"]
     by_color = {p.color: p.name for p in game.players}
@@ -434,9 +435,9 @@ def _detect_in_child(data: bytes, board: str, colors: list[str],
     if kind == "ok":
         return value
     if kind == "rejected":
-        raise ImageRejected(value)
+        raise ImageRejected(Message.from_json(value))
     if kind == "not-found":
-        raise BoardNotFound(value)
+        raise BoardNotFound(Message.from_json(value))
     raise RuntimeError(f"{value} (exit code {child.exitcode})")
 
 
@@ -450,20 +451,21 @@ def _detect_child(send: Any, data: bytes, board: str, colors: list[str],
     try:
         answer: tuple[str, Any] = ("ok", detect(data, load_board(board), colors, corners))
     except ImageRejected as exc:
-        answer = ("rejected", str(exc))
+        answer = ("rejected", exc.message.to_json())
     except ScorerError as exc:
-        answer = ("not-found", str(exc))
+        answer = ("not-found", exc.message.to_json())
     except BaseException as exc:  # whatever it is, the parent says so
         answer = ("failure", repr(exc))
     send.send(answer)
     send.close()
 
 
-def _failed(folder: Path, message: str, rejected: bool) -> None:
-    """Store why the reading failed: the scan is finished (and pruned like any other)."""
+def _failed(folder: Path, message: Message, rejected: bool) -> None:
+    """Store why the reading failed (the message, translated when shown): the scan is finished
+    (and pruned like any other)."""
     with _locked(folder):
         result = _read(folder / "scan.json")
-        result["error"] = message
+        result["error"] = message.to_json()
         result["rejected"] = rejected
         _write(folder / "scan.json", result)
 
@@ -614,7 +616,7 @@ def review(game_id: str, scan_id: str) -> tuple[str, int] | str:
     if result.get("error"):
         return render_template(
             "pages/scan_failed.html", stored=stored, scan_id=scan_id,
-            error=translate_error(result["error"]),
+            error=translate(Message.from_json(result["error"])),
             can_place_corners=not result.get("rejected"),
         ), 422
     pick = request.args.get("lane")
@@ -994,118 +996,3 @@ def init_app(app: Flask) -> None:
     app.before_request_funcs.setdefault(None, []).insert(0, _allow_photo_upload)
     app.register_blueprint(bp)
 
-
-FR.update({
-    "Photo": "Photo",
-    "{mb} MB": "{mb} Mo",
-    "the photo ({count} change)": "la photo ({count} changement)",
-    "the photo ({count} changes)": "la photo ({count} changements)",
-    "Scan the board": "Photographier le plateau",
-    "Take or choose a photo of the whole board, from above, in good light.":
-        "Prenez ou choisissez une photo du plateau entier, vue de dessus, bien éclairée.",
-    "Photo of the board": "Photo du plateau",
-    "Read the board": "Lire le plateau",
-    "Reading the board…": "Lecture du plateau…",
-    "Nothing changes in the game until you apply the result.":
-        "Rien ne change dans la partie avant que vous appliquiez le résultat.",
-    "Back to the game": "Retour à la partie",
-    "The photo is larger than {mb} MB: send a smaller one.":
-        "La photo dépasse {mb} Mo : envoyez-en une plus petite.",
-    "Choose a photo of the board first.": "Choisissez d'abord une photo du plateau.",
-    "The file is empty: take the photo again.": "Le fichier est vide : reprenez la photo.",
-    "The scanner is busy with other photos: try again in a moment.":
-        "Le lecteur traite d'autres photos : réessayez dans un instant.",
-    "No room for more photos on the server right now: apply or leave the photos being "
-    "reviewed, then try again.": "Plus de place pour des photos sur le serveur pour l'instant : "
-    "appliquez ou abandonnez les photos en cours de vérification, puis réessayez.",
-    "The photo could not be read: try another photo.":
-        "La photo n'a pas pu être lue : essayez-en une autre.",
-    "Reading this photo took too long: try another photo.":
-        "La lecture de cette photo a pris trop de temps : essayez-en une autre.",
-    "Check the photo": "Vérifiez la photo",
-    "{count} lane claimed on the photo": "{count} voie prise sur la photo",
-    "{count} lanes claimed on the photo": "{count} voies prises sur la photo",
-    "{n} to check.": "{n} à vérifier.",
-    "To check": "À vérifier",
-    "Changes to the game": "Changements dans la partie",
-    "added": "ajoutée",
-    "changed": "changée",
-    "removed": "retirée",
-    "nobody": "personne",
-    "Stations": "Gares",
-    "Apply to the game": "Appliquer à la partie",
-    "Corners wrong? Place them by hand": "Coins faux ? Placez-les à la main",
-    "Photo applied: {add} added, {change} changed, {remove} removed (Undo takes it all back).":
-        "Photo appliquée : voies ajoutées {add}, changées {change}, retirées {remove} "
-        "(Annuler reprend tout).",
-    "The photo matches the game: nothing to change.":
-        "La photo correspond à la partie : rien à changer.",
-    "The board could not be read": "Le plateau n'a pas pu être lu",
-    "Place the corners by hand": "Placer les coins à la main",
-    "Try another photo": "Essayer une autre photo",
-    "Place the corners": "Placez les coins",
-    "Tap the four outer corners of the board, border included, in this order: top-left, "
-    "top-right, bottom-right, bottom-left (city names upright).":
-        "Touchez les quatre coins extérieurs du plateau, bordure comprise, dans cet ordre : "
-        "haut gauche, haut droite, bas droite, bas gauche (noms des villes à l'endroit).",
-    "Start again": "Recommencer",
-    "Read with these corners": "Lire avec ces coins",
-    "Place all four corners of the board, in order.":
-        "Placez les quatre coins du plateau, dans l'ordre.",
-    "This photo was applied already (or set aside for newer photos): the game shows what it "
-    "changed.": "Cette photo a déjà été appliquée (ou remplacée par des photos plus récentes) : "
-    "la partie montre ce qu'elle a changé.",
-    "read in {ms} ms": "lu en {ms} ms",
-    "set by hand": "choisie à la main",
-    "maybe {player}": "peut-être {player}",
-    "unclear on the photo": "peu lisible sur la photo",
-    "{color} on the photo, a colour no player has":
-        "{color} sur la photo, une couleur qu'aucun joueur n'a",
-    "Tap a lane on the photo to choose its owner. Pinch or + to zoom.":
-        "Touchez une voie sur la photo pour choisir son propriétaire. Pincez ou + pour zoomer.",
-    "pieces of a player (their colour)": "wagons d'un joueur (sa couleur)",
-    "to check: the best reading is shown": "à vérifier : la meilleure lecture est montrée",
-    "checked": "vérifiée",
-    "Checked": "Vérifiées",
-    "removed from the game": "retirée de la partie",
-    "{n} of {total}": "{n} sur {total}",
-    "as read": "comme lu",
-    "Accept the rest as read ({n})": "Accepter le reste comme lu ({n})",
-    "Nothing left to check: apply when the lanes look right.":
-        "Plus rien à vérifier : appliquez quand les voies sont justes.",
-    "Nothing else changes.": "Rien d'autre ne change.",
-    "No lane {lane} on this board: nothing changed.":
-        "Pas de voie {lane} sur ce plateau : rien n'a changé.",
-    "{player}: {lanes} lanes, {points} route points":
-        "{player} : {lanes} voies, {points} points de routes",
-    "The photo counts {count} {color} pieces for {player}, who has only {trains}: the box's "
-    "spare pieces may be on the board. Set the lanes that are not {player}'s to nobody; the "
-    "least sure first:": "La photo compte {count} wagons de couleur {color} pour {player}, "
-    "qui n'en a que {trains} : les wagons de rechange de la boîte sont peut-être sur le "
-    "plateau. Mettez à personne les voies qui ne sont pas à {player} ; les moins sûres d'abord :",
-    "+{count} lane added": "+{count} voie ajoutée",
-    "+{count} lanes added": "+{count} voies ajoutées",
-    "{count} lane changed": "{count} voie changée",
-    "{count} lanes changed": "{count} voies changées",
-    "{count} lane removed": "{count} voie retirée",
-    "{count} lanes removed": "{count} voies retirées",
-    "{n} to check": "{n} à vérifier",
-    "Nothing was applied: fix what the photo says below, then apply again.":
-        "Rien n'a été appliqué : corrigez ce que la photo indique ci-dessous, puis appliquez "
-        "à nouveau.",
-    "Add a station": "Ajouter une gare",
-    "City": "Ville",
-    "Set": "Choisir",
-    "The photo gives {player} both lanes of {a}–{b}: one player never owns both. Set the "
-    "wrong one to nobody; the less sure first:": "La photo donne à {player} les deux voies de "
-    "{a}–{b} : un joueur n'a jamais les deux. Mettez la mauvaise à personne ; la moins sûre "
-    "d'abord :",
-    "The photo shows both lanes of {a}–{b} taken, but with {count} players only one may be "
-    "used: pieces of one lane are often seen on the other. Set the wrong one to nobody; the "
-    "less sure first:": "La photo montre les deux voies de {a}–{b} prises, mais à {count} "
-    "joueurs une seule est utilisable : les wagons d'une voie sont souvent vus sur l'autre. "
-    "Mettez la mauvaise à personne ; la moins sûre d'abord :",
-    "The review gives {player} {count} stations, and a player has {stations}: set the wrong "
-    "ones to nobody under Stations.": "La vérification donne {count} gares à {player}, et un "
-    "joueur en a {stations} : mettez les mauvaises à personne sous Gares.",
-})

@@ -224,8 +224,8 @@ def record(db: Connection, game_id: str, action: Action) -> StoredGame:
         if stored is None:
             raise KeyError(game_id)
         if stored.cursor >= MAX_ACTIONS:
-            raise IllegalMove(f"This game holds {MAX_ACTIONS} steps, more than any table makes: "
-                              "export it and import the file to go on.")
+            raise IllegalMove("This game holds {count} steps, more than any table makes: "
+                              "export it and import the file to go on.", count=MAX_ACTIONS)
         game = stored.game.copy()
         game.apply(action)
         now = _now()

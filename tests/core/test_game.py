@@ -175,8 +175,8 @@ def test_final_round_triggers_at_two_trains_or_fewer(make_game):
 def test_closed_reason_tells_who_may_not_take_a_lane(make_game):
     game = make_game("usa", 2)
     game.apply(ClaimRoute("Ann", "denver--salt-lake-city"))
-    assert "only one lane" in game.closed_reason("denver--salt-lake-city--2", "Bob")
-    assert "both lanes" in game.closed_reason("denver--salt-lake-city--2", "Ann")
+    assert "only one lane" in str(game.closed_reason("denver--salt-lake-city--2", "Bob"))
+    assert "both lanes" in str(game.closed_reason("denver--salt-lake-city--2", "Ann"))
     assert game.closed_reason("helena--seattle", "Bob") is None
 
 

@@ -164,6 +164,6 @@ def test_the_unknown_variant_message_lists_every_set_in_french(app):
     with pytest.raises(ScorerError) as refused:
         find_variant("usa-1911")
     with app.test_request_context(headers={"Accept-Language": "fr"}):
-        assert i18n.translate_error(str(refused.value)) == (
+        assert i18n.translate(refused.value.message) == (
             "Variante inconnue « usa-1911 » (choisissez usa, europe, express, usa-1910, "
             "usa-mega ou usa-big-cities).")

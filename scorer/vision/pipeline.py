@@ -120,7 +120,7 @@ def fit_art_frame(image: np.ndarray, board: Board, corners: np.ndarray,
                   config: VisionConfig) -> np.ndarray:
     """Given corners, nudge the frame a few mm so the printed spaces sit on the photo's."""
     small, scale = resize_long(image, config.locate_long_side)
-    score = ContentScore(blurred_lab(small), board)
+    score = ContentScore(blurred_lab(small), board, config)
     start = corners * scale
     polished, value = polish(score, start, score(start), 0.25 * diagonal(start))
     return polished / scale if value > score(start) else corners

@@ -13,9 +13,9 @@ from urllib.parse import quote
 
 from markupsafe import Markup, escape
 
-from scorer.boards import Route, load_board
+from scorer.boards import SPACE_SIZE, Route, load_board
 
-SPACE_W, SPACE_H = 54, 16  # a printed space in art pixels
+SPACE_W, SPACE_H = SPACE_SIZE
 PADDING = 40  # room around the art for labels of cities at the edge
 
 

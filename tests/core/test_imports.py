@@ -50,6 +50,17 @@ def imported(path: Path, root: Path, modules: set[str]) -> set[str]:
             and (not name.startswith(f"{m}.") or m in from_body)}
 
 
+def absolute_imports(path: Path) -> set[str]:
+    """Every module ``path`` names in an absolute import, anywhere in it."""
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and not node.level and node.module:
+            found.add(node.module)
+    return found
+
+
 def import_graph(root: Path = PACKAGE) -> nx.DiGraph:
     """Module -> the modules of the package it imports (a package's ``__init__`` is the
     package's own name)."""
@@ -65,6 +76,14 @@ def import_graph(root: Path = PACKAGE) -> nx.DiGraph:
 def test_no_module_of_the_package_imports_itself_through_others():
     circles = sorted(sorted(c) for c in nx.simple_cycles(import_graph()))
     assert circles == [], f"import circles: {circles}"
+
+
+def test_the_web_leaves_opencv_and_numpy_to_the_detector():
+    # the photo review warps, encodes and matches colours through scorer.vision
+    found = {str(p.relative_to(PACKAGE)): sorted(m for m in absolute_imports(p)
+                                                  if m.split(".")[0] in ("cv2", "numpy"))
+             for p in (PACKAGE / "web").rglob("*.py")}
+    assert {path: names for path, names in found.items() if names} == {}
 
 
 def test_the_check_sees_an_import_inside_a_function(tmp_path):

@@ -378,6 +378,7 @@ def _detect_in_child(data: bytes, board: str, colors: list[str],
     ImageRejected or BoardNotFound as it would; RuntimeError when the child died."""
     import multiprocessing
 
+    # scorer.vision loads OpenCV: with the first scan, not with the app
     from scorer.vision.errors import BoardNotFound, ImageRejected
 
     if not _children:
@@ -414,7 +415,7 @@ def _detect_child(send: Any, data: bytes, board: str, colors: list[str],
                   corners: list[list[float]] | None) -> None:
     """In the child process: detect and send back the detection, or why there is none."""
     from scorer.boards import load_board
-    from scorer.vision import detect
+    from scorer.vision import detect  # preloaded by the forkserver; OpenCV is not the app's
     from scorer.vision.errors import ImageRejected
 
     try:
@@ -518,7 +519,7 @@ def upload(game_id: str) -> Response | tuple[str, int]:
                                        mb=MAX_PHOTO_BYTES // (1024 * 1024)), 413)
     if not data:
         return _upload_error(stored, _("The file is empty: take the photo again."), 400)
-    from scorer.vision.decode import NOT_A_PHOTO, photo_format
+    from scorer.vision.decode import NOT_A_PHOTO, photo_format  # OpenCV: not with the app
 
     if not photo_format(data[:16]):  # refused from its first bytes: nothing decoded or kept
         return _upload_error(stored, refuse(NOT_A_PHOTO), 415)

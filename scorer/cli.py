@@ -12,13 +12,15 @@ import os
 import sys
 from collections.abc import Callable
 
+from scorer.boards import BOARD_NAMES
+
 EXIT_CLOSED_PIPE = 141  # what a shell reports for a program that SIGPIPE ended (128 + 13)
 
 
 def add_detect_arguments(parser: argparse.ArgumentParser) -> None:
     """The ``detect`` options: the photo, its map, the game's colours, corners, overlay."""
     parser.add_argument("photo", help="photo of the board (JPEG, PNG, WebP, HEIC)")
-    parser.add_argument("--map", required=True, choices=("usa", "europe"))
+    parser.add_argument("--map", required=True, choices=BOARD_NAMES)
     parser.add_argument("--colors", help="piece colours in the game, e.g. red,blue")
     parser.add_argument("--corners", help="x,y,x,y,x,y,x,y: TL, TR, BR, BL in photo pixels")
     parser.add_argument("--overlay", help="write an annotated JPEG here")

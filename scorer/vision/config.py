@@ -40,11 +40,11 @@ class VisionConfig:
     assumed_frame_slack_cm: float = 0.7
     # locate.aligner: the pyramid as (template px per art px, ECC smoothing kernel, iterations);
     # coarse for every candidate, fine for the best two (the content score's polish takes it
-    # from there), wide from further away (~10 %, the long-line quads) through a coarser level
-    # then the coarse one
+    # from there); from further away (~10 %, the long-line quads) through a coarser level
+    # before the coarse ones
     align_coarse: tuple[tuple[float, int, int], ...] = ((1 / 16, 5, 20),)
     align_fine: tuple[tuple[float, int, int], ...] = ((1 / 8, 5, 30),)
-    align_wide: tuple[tuple[float, int, int], ...] = ((1 / 32, 5, 20), (1 / 16, 5, 20))
+    align_wide_first: tuple[tuple[float, int, int], ...] = ((1 / 32, 5, 20),)
     # ... art px: structures wider than this (sea, shadows) are taken out of its image
     align_high_pass: float = 40.0
     # ... art px: the paper around a pixel, when measured so, is the median of a window this

@@ -88,9 +88,10 @@ def _best_fit(search: _Search, small: np.ndarray, lab: np.ndarray,
                          by_pattern=search.align.local_paper)
     if not ranked or ranked[0][0][2] < config.sure_correlation:
         # long-line quads are rougher than the masks' outlines: aligned from further away
-        ranked = sorted(ranked + search.rank(line_quads(small, search.board, config=config),
-                                             by_pattern=True, levels=config.align_wide),
-                        key=lambda h: -h[0][0])
+        wide = (*config.align_wide_first, *config.align_coarse)
+        lines = search.rank(line_quads(small, search.board, config=config), by_pattern=True,
+                            levels=wide)
+        ranked = sorted(ranked + lines, key=lambda h: -h[0][0])
     if not ranked:
         return None
     best, (best_value, best_score, best_corr) = ranked[0][1], ranked[0][0]

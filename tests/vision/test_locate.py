@@ -301,3 +301,13 @@ def test_corners_are_the_board_edge_with_the_europe_frame_off(renderer, shift_cm
     is printed off the assumed frame: the snap lets the map move within the frame's slack."""
     detection, truth = detect_with_frame_off(renderer, shift_cm)
     assert corner_error(detection.corners, truth["corners"]) < 0.01
+
+
+@needs_samples
+def test_the_locators_thresholds_are_read_from_the_config():
+    image, _, _ = sample("usa-03")
+    board = load_board("usa")
+    assert locate(image, board).confidence > 0.5
+    unreachable = dataclasses.replace(DEFAULT, min_content_score=1e9, sure_correlation=2.0)
+    with pytest.raises(BoardNotFound):
+        locate(image, board, unreachable)

@@ -7,19 +7,17 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from scorer.boards import BOARD_NAMES
+from scorer.cli import add_detect_arguments, quiet_on_closed_pipe
 from scorer.errors import ScorerError
 from scorer.game import Game
 from scorer.scoring import Scoresheet, score
 
 EXIT_INPUT = 2
-EXIT_CLOSED_PIPE = 141  # what a shell reports for a program that SIGPIPE ended (128 + 13)
 
 
 def _fail(message: str) -> int:
@@ -99,7 +97,7 @@ def cmd_detect(args: argparse.Namespace) -> int:
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
-    from scorer.web import serve
+    from scorer.web import serve  # Flask is loaded only to serve, not to score or detect
 
     serve(args.host, args.port)
     return 0
@@ -122,12 +120,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_score)
 
     p = sub.add_parser("detect", help="find the claimed routes on a photo of the board")
-    p.add_argument("photo")
-    p.add_argument("--map", required=True, choices=BOARD_NAMES)
-    p.add_argument("--colors", help="the game's train colours, comma-separated")
-    p.add_argument("--corners", help="x,y,x,y,x,y,x,y: TL, TR, BR, BL board corners")
-    p.add_argument("--overlay", help="write an annotated image here")
-    p.add_argument("--json", action="store_true", help="JSON output (the default)")
+    add_detect_arguments(p)
     p.set_defaults(func=cmd_detect)
 
     p = sub.add_parser("serve", help="serve the web app")
@@ -135,18 +128,6 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--port", type=int, default=8000)
     p.set_defaults(func=cmd_serve)
     return parser
-
-
-def quiet_on_closed_pipe(command: Callable[[], int]) -> int:
-    """Run a command; a reader that stops early (``| head``) ends it quietly, no traceback."""
-    try:
-        code = command()
-        sys.stdout.flush()  # inside the try: a short output is still in the buffer here
-    except BrokenPipeError:
-        # Python flushes stdout again on exit; with the pipe closed that would fail too.
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        return EXIT_CLOSED_PIPE
-    return code
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -17,6 +17,7 @@ from dataclasses import dataclass, fields
 from typing import Any, ClassVar
 
 from scorer.boards import Board, Route, normalize_name
+from scorer.connectivity import connected
 from scorer.errors import IllegalMove, InvalidGame, ScorerError, UnknownPlayer
 from scorer.messages import Clause, Message, plural
 from scorer.rules import PIECE_COLORS, Variant, find_variant
@@ -627,8 +628,6 @@ class Game:
 
     def connects(self, player: str, a: str, b: str) -> bool:
         """Whether the player's own routes join two cities."""
-        from scorer.scoring import connected  # scoring builds on game; import late
-
         return connected(((r.a, r.b) for r in self.routes_of(player)), a, b)
 
 

@@ -3,47 +3,16 @@
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
 from scorer.boards import Route
+from scorer.connectivity import UnionFind, components, connected
 from scorer.game import Game, HeldTicket
 from scorer.longest import LongestPath, longest_path
 from scorer.messages import Message, Names, plural
 from scorer.rules import Variant
-
-
-class _UnionFind:
-    def __init__(self) -> None:
-        self.parent: dict[str, str] = {}
-
-    def find(self, x: str) -> str:
-        parent = self.parent
-        root = parent.setdefault(x, x)
-        while root != parent[root]:
-            root = parent[root]
-        while parent[x] != root:  # path compression
-            parent[x], x = root, parent[x]
-        return root
-
-    def union(self, a: str, b: str) -> None:
-        self.parent[self.find(a)] = self.find(b)
-
-    def same(self, a: str, b: str) -> bool:
-        return self.find(a) == self.find(b)
-
-
-def _components(edges: Iterable[tuple[str, str]]) -> _UnionFind:
-    uf = _UnionFind()
-    for a, b in edges:
-        uf.union(a, b)
-    return uf
-
-
-def connected(edges: Iterable[tuple[str, str]], a: str, b: str) -> bool:
-    """Whether the edges (city pairs) join ``a`` and ``b``."""
-    return _components(edges).same(a, b)
 
 
 @dataclass(frozen=True)
@@ -167,7 +136,7 @@ def _ticket_results(
     borrowed: dict[str, Route],
 ) -> tuple[TicketResult, ...]:
     edges = [(r.a, r.b) for r in own]
-    uf = _components(edges + [(borrowed[b.route].a, borrowed[b.route].b) for b in borrows])
+    uf = components(edges + [(borrowed[b.route].a, borrowed[b.route].b) for b in borrows])
     results = []
     for t in tickets:
         done = uf.same(t.a, t.b)
@@ -222,7 +191,7 @@ def express_order(game: Game) -> tuple[str, ...]:
         # A card holder must have the connection at the end.
         return tuple(p for p in game.express_order if game.connects(p, *ends))
     order: list[str] = []
-    uf: dict[str, _UnionFind] = {p.name: _UnionFind() for p in game.players}
+    uf: dict[str, UnionFind] = {p.name: UnionFind() for p in game.players}
     for claim in game.claims:
         route = game.board.routes[claim.route]
         uf[claim.player].union(route.a, route.b)

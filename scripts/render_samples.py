@@ -42,7 +42,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from scorer.boards import Board, Route, load_board  # noqa: E402
 from scorer.rules import EUROPE, PIECE_COLORS, USA  # noqa: E402
 
-BOARD_W_CM, BOARD_H_CM = 79.5, 52.5
+BOARD_W_CM, BOARD_H_CM = load_board("usa").size_cm  # both boards are printed this size
 
 # RGB tones, 0..255, picked from the real dev photos (printed spaces and plastic pieces).
 PRINTED_RGB = {
@@ -64,7 +64,7 @@ PIECE_RGB = {
     "black": (34, 34, 36),
 }
 
-# A printed space with its light rim, art px (the data's 54 x 16 is the coloured field); lanes
+# A printed space with its light rim, art px (SPACE_SIZE is the coloured field); lanes
 # of a double are 22.6 px apart, so a train's footprint is a little narrower than that.
 SPACE_LEN, SPACE_WID = 58.0, 19.0
 TRAIN_LEN, TRAIN_WID, TRAIN_H_CM = 60.0, 21.0, 0.75  # plastic train footprint (art px), height

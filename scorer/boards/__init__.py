@@ -2,6 +2,7 @@
 
 from scorer.boards.board import (
     BOARD_NAMES,
+    SPACE_SIZE,
     Board,
     City,
     Route,
@@ -14,6 +15,7 @@ from scorer.boards.board import (
 
 __all__ = [
     "BOARD_NAMES",
+    "SPACE_SIZE",
     "Board",
     "City",
     "Route",

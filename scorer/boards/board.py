@@ -48,6 +48,12 @@ class Space:
     angle: float
 
 
+# A printed space's coloured field, length along the lane and width, in art px: the same on
+# every board's artwork (what the web's map draws and the detector looks for). A plastic
+# train covers about 60 x 30 art px around it.
+SPACE_SIZE = (54, 16)
+
+
 @dataclass(frozen=True, slots=True)
 class Route:
     """One lane between two adjacent cities (a double route is two of these)."""
@@ -150,6 +156,17 @@ class Board:
     def ticket(self, a: str, b: str) -> Ticket | None:
         """The deck ticket between two cities (either order), if there is one."""
         return self._tickets.get(frozenset((a, b)))  # type: ignore[attr-defined]
+
+    @property
+    def size_cm(self) -> tuple[float, float]:
+        """The physical board's width and height in cm (outer edge of the border)."""
+        return float(self.board_frame["width_cm"]), float(self.board_frame["height_cm"])
+
+    @property
+    def aspect(self) -> float:
+        """The physical board's width over its height."""
+        width, height = self.size_cm
+        return width / height
 
     def art_to_cm(self, x: float, y: float) -> tuple[float, float]:
         """Art-frame pixels to centimetres on the physical board (outer edge of the border)."""

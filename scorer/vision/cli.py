@@ -7,24 +7,14 @@ import json
 import sys
 from pathlib import Path
 
-from scorer.boards import BOARD_NAMES, load_board
+from scorer.boards import load_board
+from scorer.cli import add_detect_arguments, quiet_on_closed_pipe
 from scorer.errors import ScorerError
-
-
-def add_arguments(parser: argparse.ArgumentParser) -> None:
-    """The ``detect`` options, for the main CLI to mount as a sub-command."""
-    parser.add_argument("photo", help="photo of the board (JPEG, PNG, WebP, HEIC)")
-    parser.add_argument("--map", required=True, choices=BOARD_NAMES)
-    parser.add_argument("--colors", help="piece colours in the game, e.g. red,blue")
-    parser.add_argument("--corners", help="x,y,x,y,x,y,x,y: TL, TR, BR, BL in photo pixels")
-    parser.add_argument("--overlay", help="write an annotated JPEG here")
-    parser.add_argument("--json", action="store_true", help="print JSON (the only output)")
+from scorer.vision import decode, detect, overlay_jpeg
 
 
 def run(args: argparse.Namespace) -> int:
     """Print the detection JSON; on a ScorerError print {"error": ...} and return 2."""
-    from scorer.vision import decode, detect, overlay_jpeg
-
     try:
         try:
             data = Path(args.photo).read_bytes()
@@ -54,10 +44,8 @@ def _parse_corner_text(text: str) -> list[float]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    from scorer.__main__ import quiet_on_closed_pipe
-
     parser = argparse.ArgumentParser(prog="scorer detect", description=__doc__)
-    add_arguments(parser)
+    add_detect_arguments(parser)
     args = parser.parse_args(argv)
     return quiet_on_closed_pipe(lambda: run(args))
 

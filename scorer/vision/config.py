@@ -17,6 +17,60 @@ class VisionConfig:
     # corner refinement: edge search on an image this large, within this band (% of diagonal)
     refine_long_side: int = 1200
     refine_band: float = 0.015
+    # locate.search: a board whose content score is below this is not a board (a right board
+    # scores 40-90)
+    min_content_score: float = 18.0
+    # ... a right fit correlates 0.45-0.7 with the pattern of spaces, a wrong one below 0.15
+    sure_correlation: float = 0.35
+    # ... the search stops at the first outline this sure (wrong ones reach 41 / 0.37, never
+    # both)
+    plain_score: float = 30.0
+    plain_correlation: float = 0.45
+    # ... a fit against the paper around each pixel replaces one against one paper colour when
+    # it correlates this much better with the pattern of spaces, each measured its own way (a
+    # fit slid off under a glare spot is 0.05-0.2 behind; on an evenly lit photo the one
+    # colour's fit correlates as well or better)
+    refit_gain: float = 0.02
+    # ... the edges found this near a cropped photo's own (share of the diagonal) are its edges
+    at_the_frame: float = 0.004
+    # locate.content: how far the board_frame may put the map off the board (cm): a measured
+    # one (USA) by its median error on real photos (3 px of 1500), an assumed one (Europe) by
+    # several mm
+    measured_frame_slack_cm: float = 0.15
+    assumed_frame_slack_cm: float = 0.7
+    # locate.aligner: the pyramid as (template px per art px, ECC smoothing kernel, iterations);
+    # coarse for every candidate, fine for the best two (the content score's polish takes it
+    # from there); from further away (~10 %, the long-line quads) through a coarser level
+    # before the coarse ones
+    align_coarse: tuple[tuple[float, int, int], ...] = ((1 / 16, 5, 20),)
+    align_fine: tuple[tuple[float, int, int], ...] = ((1 / 8, 5, 30),)
+    align_wide_first: tuple[tuple[float, int, int], ...] = ((1 / 32, 5, 20),)
+    # ... art px: structures wider than this (sea, shadows) are taken out of its image
+    align_high_pass: float = 40.0
+    # ... art px: the paper around a pixel, when measured so, is the median of a window this
+    # wide: paper outnumbers routes and cities in it, and it follows a glare spot
+    align_local_paper: float = 100.0
+    # locate.masks: the "unlike around" mask's window around a pixel (share of the photo's long
+    # side), how far (Lab) a pixel must be from its median to count, and the gaps (share of
+    # the short side) closed between such pixels
+    around_window: float = 0.06
+    unlike_around: float = 10.0
+    around_join: float = 0.06
+    # locate.lines: how far a board's opposite sides may turn from parallel in a photo
+    # (perspective: 40 degrees between them on a board 37 degrees off vertical)
+    opposite_turn_degrees: float = 45.0
+    # ... collinear pieces further apart than this (share of the photo's long side) are not
+    # joined
+    line_gap: float = 0.12
+    # locate.edges: the colour beside an edge is read this many px (at the edge search's
+    # scale) either side of it, from 1.5 px (the blur) ...
+    edge_beside: int = 4
+    # ... and an edge loses this share of the rows for each Lab unit by which the colour along
+    # its more even side spreads beyond the free amount (the rim beside a board's edge spreads
+    # 0-9, the colour beside a line through a checked cloth or the track's numbered squares
+    # 5-30)
+    edge_spread_cost: float = 0.03
+    edge_spread_free: float = 4.0
     # rectified board: art pixels per rectified pixel (1.0 = 1744 x 1125 map area)
     rectify_scale: float = 1.0
     # the paper's colour is measured in squares of this many art px, spread over this many

@@ -12,11 +12,6 @@ from scorer.boards import Board
 Corners = np.ndarray  # float64 (4, 2): TL, TR, BR, BL of the board held upright
 
 
-def board_size_cm(board: Board) -> tuple[float, float]:
-    frame = board.board_frame
-    return float(frame.get("width_cm", 79.5)), float(frame.get("height_cm", 52.5))
-
-
 def art_to_cm_matrix(board: Board) -> np.ndarray:
     """The 3x3 affine map from art pixels to board centimetres."""
     f = board.board_frame
@@ -24,7 +19,7 @@ def art_to_cm_matrix(board: Board) -> np.ndarray:
 
 
 def cm_corners(board: Board) -> np.ndarray:
-    w, h = board_size_cm(board)
+    w, h = board.size_cm
     return np.array([[0.0, 0.0], [w, 0.0], [w, h], [0.0, h]])
 
 

@@ -1,10 +1,11 @@
-"""The whole detector: photo bytes to a ``Detection`` (decode, locate, rectify, classify)."""
+"""The whole detector: photo bytes to a ``Detection`` (decode, locate, rectify, classify),
+then to the game's ``Claims`` (each piece colour read as the player who has it)."""
 
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
 
 import cv2
 import numpy as np
@@ -54,6 +55,57 @@ class Detection:
             "stations": [s.to_json() for s in self.stations],
             "elapsed_ms": self.elapsed_ms,
         }
+
+    def scaled(self, factor: float) -> Detection:
+        """The same detection in the pixels of the photo ``factor`` times as large (read on a
+        reduced copy, told in the pixels of the photo as it came)."""
+        if factor == 1.0:
+            return self
+        homography = np.diag([factor, factor, 1.0]) @ np.array(
+            self.homography, dtype=np.float64).reshape(3, 3)
+        width, height = self.photo_size
+        return replace(
+            self, corners=tuple((x * factor, y * factor) for x, y in self.corners),
+            homography=tuple(float(v) for v in homography.ravel()),
+            photo_size=(round(width * factor), round(height * factor)),
+        )
+
+
+@dataclass(frozen=True)
+class LaneClaim:
+    """One lane as the game sees it: the player whose pieces lie on it (None: empty,
+    doubtful, or a colour no player has), the piece colour seen, and how sure."""
+
+    owner: str | None
+    color: str | None
+    confidence: float
+
+    def to_json(self) -> dict:
+        return {"owner": self.owner, "color": self.color,
+                "confidence": round(self.confidence, 3)}
+
+
+@dataclass(frozen=True)
+class Claims:
+    """A detection told in the game's players: each lane's claim, each station's owner."""
+
+    lanes: Mapping[str, LaneClaim]
+    stations: Mapping[str, str]  # city -> player
+
+    def to_json(self) -> dict:
+        return {"lanes": {route: lane.to_json() for route, lane in self.lanes.items()},
+                "stations": dict(self.stations)}
+
+
+def to_claims(detection: Detection, players: Mapping[str, str]) -> Claims:
+    """The detector's last stage: each piece colour read as the player who has it
+    (``players``: colour -> name). A lane of a colour no player has keeps the colour seen
+    and no owner; a station of such a colour is left out."""
+    lanes = {r.route: LaneClaim(players.get(r.owner) if r.owner else None, r.owner,
+                                r.confidence)
+             for r in detection.routes}
+    stations = {s.city: players[s.owner] for s in detection.stations if s.owner in players}
+    return Claims(lanes, stations)
 
 
 def parse_colors(colors: Sequence[str] | None) -> tuple[str, ...] | None:
@@ -123,7 +175,7 @@ def fit_art_frame(image: np.ndarray, board: Board, corners: np.ndarray,
                   config: VisionConfig) -> np.ndarray:
     """Given corners, nudge the frame a few mm so the printed spaces sit on the photo's."""
     small, scale = resize_long(image, config.locate_long_side)
-    score = ContentScore(blurred_lab(small), board)
+    score = ContentScore(blurred_lab(small), board, config)
     start = corners * scale
     polished, value = polish(score, start, score(start), 0.25 * diagonal(start))
     return polished / scale if value > score(start) else corners

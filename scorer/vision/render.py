@@ -1,4 +1,5 @@
-"""An annotated copy of the photo: the board outline and every lane in its detected colour."""
+"""What the photo review shows of a photo: the photo upright as JPEG, the board rectified
+under the review's map, and an annotated copy (the outline and every lane in its colour)."""
 
 from __future__ import annotations
 
@@ -6,6 +7,7 @@ import cv2
 import numpy as np
 
 from scorer.boards import Board
+from scorer.vision.decode import decode_scaled
 from scorer.vision.geometry import project
 from scorer.vision.pipeline import Detection
 from scorer.vision.sample import space_table
@@ -52,8 +54,38 @@ def overlay_jpeg(image_bgr: np.ndarray, detection: Detection, board: Board,
     factor = long_side / max(image.shape[:2])
     if factor < 1:
         image = cv2.resize(image, None, fx=factor, fy=factor, interpolation=cv2.INTER_AREA)
-    ok, buf = cv2.imencode(".jpg", render_overlay(image, detection, board),
-                           [cv2.IMWRITE_JPEG_QUALITY, quality])
+    return _jpeg(render_overlay(image, detection, board), quality)
+
+
+def upright_jpeg(data: bytes, long_side: int, quality: int, exact: bool = False,
+                 ) -> tuple[bytes, float]:
+    """The photo's bytes as an upright JPEG decoded to at least ``long_side`` px on its long
+    side (JPEG's quick reduced decode: up to twice that) or, with ``exact``, scaled to at
+    most that; and its pixels per pixel of the photo. ImageRejected if it is no photo."""
+    image, scale = decode_scaled(data, long_side)
+    shrink = min(1.0, long_side / max(image.shape[:2]))
+    if exact and shrink < 1:
+        size = (round(image.shape[1] * shrink), round(image.shape[0] * shrink))
+        image, scale = cv2.resize(image, size, interpolation=cv2.INTER_AREA), scale * shrink
+    return _jpeg(image, quality), scale
+
+
+def rectified_jpeg(data: bytes, detection: Detection, board: Board, width: int,
+                   quality: int = 80) -> bytes:
+    """The photo warped onto the board's art frame, ``width`` px wide, as JPEG: the review
+    map's background."""
+    image, scale = decode_scaled(data, 2000)
+    art_to_photo = np.array(detection.homography, dtype=np.float64).reshape(3, 3)
+    art_width, art_height = int(board.art_frame["width"]), int(board.art_frame["height"])
+    factor = width / art_width
+    to_output = np.diag([factor, factor, 1.0])
+    warp = to_output @ np.linalg.inv(np.diag([scale, scale, 1.0]) @ art_to_photo)
+    size = (width, round(art_height * factor))
+    return _jpeg(cv2.warpPerspective(image, warp, size, flags=cv2.INTER_AREA), quality)
+
+
+def _jpeg(image: np.ndarray, quality: int) -> bytes:
+    ok, buf = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, quality])
     if not ok:  # pragma: no cover - encoding a valid array does not fail
         raise RuntimeError("JPEG encoding failed")
     return buf.tobytes()

@@ -25,7 +25,7 @@ import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -276,7 +276,8 @@ def _run_detection(stored: store.StoredGame, folder: Path,
     that limit, which gives the slot back; in the app's own process (tests that replace the
     detector) a detector that never returned would keep its slot, so the memory bound holds.
     """
-    from scorer.vision import detect  # OpenCV loads with the first scan, not with the app
+    # OpenCV loads with the first scan, not with the app
+    from scorer.vision import detect, rectified_jpeg, to_claims
 
     game = stored.game
     colors = [p.color for p in game.players]
@@ -298,8 +299,9 @@ def _run_detection(stored: store.StoredGame, folder: Path,
                 detection = _detect_in_child(data, game.board.name, colors, kept_corners, limit)
             else:
                 detection = detect(data, game.board, colors, kept_corners)
-            _write_rectified(data, detection, game.board, folder)
-            outcome["detection"] = _in_photo_pixels(detection, scale)
+            rectified = rectified_jpeg(data, detection, game.board, RECTIFIED_WIDTH)
+            (folder / "rectified.jpg").write_bytes(rectified)
+            outcome["detection"] = detection.scaled(scale)
             _keep_reduced(folder, data)
         except ScorerError as exc:
             outcome["error"] = exc
@@ -333,18 +335,11 @@ def _run_detection(stored: store.StoredGame, folder: Path,
         _failed(folder, Message("The photo could not be read: try another photo."), True)
         return
     detection = outcome["detection"]
-    by_color = {p.color: p.name for p in game.players}
-    lanes = {
-        r.route: {"owner": by_color.get(r.owner) if r.owner else None,
-                  "color": r.owner, "confidence": round(r.confidence, 3)}
-        for r in detection.routes
-    }
-    stations = {s.city: by_color.get(s.owner) for s in detection.stations}
+    claims = to_claims(detection, {p.color: p.name for p in game.players})
     with _locked(folder):  # a new reading (corners placed by hand) starts a new review
         _write(folder / "scan.json", {
             "detection": detection.to_json(), "confidence": detection.confidence,
-            "lanes": lanes, "stations": {c: p for c, p in stations.items() if p},
-            "proposed": {}, "photo_size": list(detection.photo_size),
+            **claims.to_json(), "proposed": {}, "photo_size": list(detection.photo_size),
         })
 
 
@@ -359,40 +354,15 @@ def _photo_scale(folder: Path) -> float:
 def _keep_reduced(folder: Path, data: bytes) -> None:
     """Keep the photo for its review as an upright JPEG of KEPT_PHOTO_LONG px at most (in a
     detection slot: it decodes). A small photo, or one reduced already, stays as it is."""
-    import cv2
-
-    from scorer.vision.decode import decode_scaled
+    from scorer.vision import upright_jpeg  # OpenCV loads with the first scan, not with the app
 
     if len(data) <= KEPT_PHOTO_BYTES or (folder / "photo.json").exists():
         return
-    image, scale = decode_scaled(data, KEPT_PHOTO_LONG)
-    shrink = min(1.0, KEPT_PHOTO_LONG / max(image.shape[:2]))
-    if shrink < 1:
-        size = (round(image.shape[1] * shrink), round(image.shape[0] * shrink))
-        image, scale = cv2.resize(image, size, interpolation=cv2.INTER_AREA), scale * shrink
-    ok, jpeg = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, 92])
-    if not ok:
-        return
+    jpeg, scale = upright_jpeg(data, KEPT_PHOTO_LONG, 92, exact=True)
     tmp = folder / f"photo.{secrets.token_hex(4)}.tmp"
-    tmp.write_bytes(jpeg.tobytes())
+    tmp.write_bytes(jpeg)
     _write(folder / "photo.json", {"scale": 1 / scale})
     tmp.replace(folder / "photo")
-
-
-def _in_photo_pixels(detection: Any, scale: float) -> Any:
-    """A detection read on the kept photo, in the uploaded photo's pixels."""
-    if scale == 1.0:
-        return detection
-    import numpy as np
-
-    homography = np.diag([scale, scale, 1.0]) @ np.array(
-        detection.homography, dtype=np.float64).reshape(3, 3)
-    width, height = detection.photo_size
-    return replace(
-        detection, corners=tuple((x * scale, y * scale) for x, y in detection.corners),
-        homography=tuple(float(v) for v in homography.ravel()),
-        photo_size=(round(width * scale), round(height * scale)),
-    )
 
 
 class TookTooLong(Exception):
@@ -409,6 +379,7 @@ def _detect_in_child(data: bytes, board: str, colors: list[str],
     ImageRejected or BoardNotFound as it would; RuntimeError when the child died."""
     import multiprocessing
 
+    # scorer.vision loads OpenCV: with the first scan, not with the app
     from scorer.vision.errors import BoardNotFound, ImageRejected
 
     if not _children:
@@ -445,7 +416,7 @@ def _detect_child(send: Any, data: bytes, board: str, colors: list[str],
                   corners: list[list[float]] | None) -> None:
     """In the child process: detect and send back the detection, or why there is none."""
     from scorer.boards import load_board
-    from scorer.vision import detect
+    from scorer.vision import detect  # preloaded by the forkserver; OpenCV is not the app's
     from scorer.vision.errors import ImageRejected
 
     try:
@@ -468,26 +439,6 @@ def _failed(folder: Path, message: Message, rejected: bool) -> None:
         result["error"] = message.to_json()
         result["rejected"] = rejected
         _write(folder / "scan.json", result)
-
-
-def _write_rectified(data: bytes, detection: Any, board: Any, folder: Path) -> None:
-    """The photo warped onto the board's art frame, for the review map's background."""
-    import cv2
-    import numpy as np
-
-    from scorer.vision.decode import decode_scaled
-
-    image, scale = decode_scaled(data, 2000)
-    art_to_photo = np.array(detection.homography, dtype=np.float64).reshape(3, 3)
-    width, height = int(board.art_frame["width"]), int(board.art_frame["height"])
-    factor = RECTIFIED_WIDTH / width
-    to_output = np.diag([factor, factor, 1.0])
-    warp = to_output @ np.linalg.inv(np.diag([scale, scale, 1.0]) @ art_to_photo)
-    size = (RECTIFIED_WIDTH, round(height * factor))
-    rectified = cv2.warpPerspective(image, warp, size, flags=cv2.INTER_AREA)
-    ok, jpeg = cv2.imencode(".jpg", rectified, [cv2.IMWRITE_JPEG_QUALITY, 80])
-    if ok:
-        (folder / "rectified.jpg").write_bytes(jpeg.tobytes())
 
 
 def _lane_views(stored: store.StoredGame, result: dict[str, Any]) -> list[LaneView]:
@@ -570,7 +521,7 @@ def upload(game_id: str) -> Response | tuple[str, int]:
                                        mb=MAX_PHOTO_BYTES // (1024 * 1024)), 413)
     if not data:
         return _upload_error(stored, _("The file is empty: take the photo again."), 400)
-    from scorer.vision.decode import NOT_A_PHOTO, photo_format
+    from scorer.vision.decode import NOT_A_PHOTO, photo_format  # OpenCV: not with the app
 
     if not photo_format(data[:16]):  # refused from its first bytes: nothing decoded or kept
         return _upload_error(stored, refuse(NOT_A_PHOTO), 415)
@@ -906,9 +857,7 @@ def rectified(game_id: str, scan_id: str) -> Response:
 def _shown_photo(folder: Path, in_slot: bool = False) -> float:
     """Write the reduced upright photo the corners are placed on; returns photo px per its px.
     Decodes in a detection slot (``in_slot``: the caller holds one)."""
-    import cv2
-
-    from scorer.vision.decode import decode_scaled
+    from scorer.vision import upright_jpeg  # OpenCV loads with the first scan, not with the app
 
     meta = folder / "shown.json"
     if meta.exists():
@@ -916,11 +865,10 @@ def _shown_photo(folder: Path, in_slot: bool = False) -> float:
     if not in_slot:  # a scan failed before it was made here (older version): decode in the pool
         with _detection_slot():
             return _shown_photo(folder, in_slot=True)
-    image, scale = decode_scaled((folder / "photo").read_bytes(), CORNER_PHOTO_LONG)
+    jpeg, scale = upright_jpeg((folder / "photo").read_bytes(), CORNER_PHOTO_LONG, 80)
     scale /= _photo_scale(folder)  # shown px per px of the photo as uploaded
-    ok, jpeg = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, 80])
     tmp = folder / f"shown.{secrets.token_hex(4)}.tmp"  # two phones may make it at once
-    tmp.write_bytes(jpeg.tobytes())
+    tmp.write_bytes(jpeg)
     tmp.replace(folder / "shown.jpg")
     _write(meta, {"factor": 1 / scale})
     return 1 / scale

@@ -13,9 +13,10 @@ from urllib.parse import quote
 
 from markupsafe import Markup, escape
 
-from scorer.boards import Route, load_board
+from scorer.boards import SPACE_SIZE, Route, load_board
+from scorer.web.i18n import _, color_name
 
-SPACE_W, SPACE_H = 54, 16  # a printed space in art pixels
+SPACE_W, SPACE_H = SPACE_SIZE
 PADDING = 40  # room around the art for labels of cities at the edge
 
 
@@ -145,8 +146,6 @@ def board_shapes(board_name: str) -> BoardShapes:
 
 
 def _title(lane: LaneShape) -> str:
-    from scorer.web.i18n import _, color_name
-
     parts = [f"{lane.a}–{lane.b}", str(lane.length), color_name(lane.color)]
     if lane.tunnel:
         parts.append(_("tunnel"))

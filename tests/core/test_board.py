@@ -1,3 +1,6 @@
+import re
+from pathlib import Path
+
 import pytest
 
 from scorer.boards import load_board, normalize_name
@@ -123,3 +126,20 @@ def test_an_unreadable_board_file_is_a_board_error(tmp_path):
 def test_unknown_board_name_lists_the_boards():
     with pytest.raises(BoardDataError, match="Boards: europe, usa"):
         load_board("mars")
+
+
+def test_the_boards_size_is_written_only_in_the_board_data():
+    # the locator, the renderer and their tests take it from Board.size_cm / Board.aspect
+    root = Path(__file__).resolve().parents[2]
+    copies = [str(p.relative_to(root)) for folder in ("scorer", "benchmarks", "scripts", "tests")
+              for p in sorted((root / folder).rglob("*.py"))
+              if re.search(r"\b(79\.5|52\.5)\b", p.read_text(encoding="utf-8"))]
+    assert copies == []
+
+
+@pytest.mark.parametrize("name", ["usa", "europe"])
+def test_the_boards_aspect_is_its_width_over_its_height(name):
+    board = load_board(name)
+    frame = board.board_frame
+    assert board.size_cm == (frame["width_cm"], frame["height_cm"])
+    assert board.aspect == pytest.approx(frame["width_cm"] / frame["height_cm"])

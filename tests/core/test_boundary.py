@@ -2,7 +2,7 @@ import subprocess
 import sys
 
 CORE = ["scorer", "scorer.boards", "scorer.rules", "scorer.game", "scorer.scoring",
-        "scorer.longest", "scorer.errors"]
+        "scorer.longest", "scorer.errors", "scorer.connectivity", "scorer.cli"]
 
 
 def test_the_core_imports_neither_flask_nor_cv2_nor_sqlite3():

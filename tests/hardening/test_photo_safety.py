@@ -192,6 +192,7 @@ def test_decodes_from_any_mix_of_requests_never_exceed_the_pool(tmp_path, monkey
 
     decoding = importlib.import_module("scorer.vision.decode")  # the package's decode() hides it
     pipeline = importlib.import_module("scorer.vision.pipeline")
+    render = importlib.import_module("scorer.vision.render")  # the review's photos
     original = decoding.decode_scaled
     lock = threading.Lock()
     now = {"in": 0, "most": 0, "calls": 0}
@@ -210,6 +211,7 @@ def test_decodes_from_any_mix_of_requests_never_exceed_the_pool(tmp_path, monkey
 
     monkeypatch.setattr(decoding, "decode_scaled", counted)
     monkeypatch.setattr(pipeline, "decode_scaled", counted)
+    monkeypatch.setattr(render, "decode_scaled", counted)
     photo = noise_png((900, 600))
     with served(tmp_path, workers=2, wait=30) as (port, slots, games, app):
         owner = Phone(port, timeout=60).open()

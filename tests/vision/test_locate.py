@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 
 from scorer.boards import load_board
 from scorer.vision import BoardNotFound, detect
+from scorer.vision.config import DEFAULT
 from scorer.vision.decode import decode_scaled
 from scorer.vision.geometry import (
     corner_error,
@@ -24,21 +25,20 @@ from scorer.vision.geometry import (
     rotations,
 )
 from scorer.vision.locate import (
-    _COARSE,
-    _FINE,
     Aligner,
     ContentScore,
-    _median,
-    _without_protrusions,
     blurred_lab,
     line_quads,
     locate,
     quad_from_mask,
     resize_long,
 )
+from scorer.vision.locate.content import _median
+from scorer.vision.locate.masks import _without_protrusions
 from tests.vision.renderer import load_renderer
 
 ROOT = Path(__file__).resolve().parents[2]
+USA = load_board("usa")
 SAMPLES = ROOT / "sample_photos"
 
 
@@ -109,7 +109,7 @@ def test_the_aligner_pulls_an_outline_several_percent_off_onto_the_board(seed):
     start = true + np.random.default_rng(seed).normal(0, 0.02 * diagonal(true), (4, 2))
     assert corner_error(start, true) > 0.02
     align = Aligner(blurred_lab(small), load_board("usa"))
-    fitted = align(align(start, _COARSE), _FINE)
+    fitted = align(align(start, DEFAULT.align_coarse), DEFAULT.align_fine)
     assert corner_error(fitted, true) < 0.01
 
 
@@ -122,7 +122,7 @@ def test_the_aligner_gives_no_outline_that_lies_mostly_off_the_photo():
     h, w = small.shape[:2]
     # a rough outline turned a quarter and skewed: the alignment runs off from it
     start = np.array([[372.1, 111.0], [472.0, 571.8], [137.7, 608.0], [113.3, 45.6]])
-    fitted = Aligner(blurred_lab(small), load_board("usa"))(start, _COARSE)
+    fitted = Aligner(blurred_lab(small), load_board("usa"))(start, DEFAULT.align_coarse)
     assert fitted is None or (fitted.min() > -0.1 * w and fitted[:, 0].max() < 1.1 * w
                               and fitted[:, 1].max() < h + 0.1 * w)
 
@@ -176,7 +176,7 @@ def nearest_outline(found: list[np.ndarray], quad: np.ndarray) -> float:
 
 def test_long_straight_lines_outline_a_board_on_a_checked_cloth():
     quad = np.array([[150, 90], [540, 130], [500, 400], [110, 360]], np.float64)
-    assert nearest_outline(line_quads(board_on_checked_cloth(quad, 4)), quad) < 0.02
+    assert nearest_outline(line_quads(board_on_checked_cloth(quad, 4), USA), quad) < 0.02
 
 
 def test_a_board_edge_cut_into_short_pieces_still_outlines_the_board():
@@ -192,7 +192,8 @@ def test_a_board_edge_cut_into_short_pieces_still_outlines_the_board():
                 cv2.line(photo, tuple((p - 18 * across).astype(int)),
                          tuple((p + 18 * across).astype(int)), (90, 140, 200), 9)
 
-    assert nearest_outline(line_quads(board_on_checked_cloth(quad, 4, pencils)), quad) < 0.02
+    found = line_quads(board_on_checked_cloth(quad, 4, pencils), USA)
+    assert nearest_outline(found, quad) < 0.02
 
 
 def test_a_board_seen_steeply_is_outlined_though_its_sides_converge():
@@ -204,7 +205,7 @@ def test_a_board_seen_steeply_is_outlined_though_its_sides_converge():
         for corner in quad.astype(int):
             cv2.circle(photo, tuple(corner), 24, (30, 60, 90), -1)
 
-    assert nearest_outline(line_quads(board_on_checked_cloth(quad, 5, cups)), quad) < 0.02
+    assert nearest_outline(line_quads(board_on_checked_cloth(quad, 5, cups), USA), quad) < 0.02
 
 
 @settings(max_examples=40, deadline=None)
@@ -236,7 +237,7 @@ def test_an_art_shift_moves_the_content_fit_like_a_misprinted_map():
     score = ContentScore(blurred_lab(small), board)
     true = np.array(truth["corners"]) * scale * s
     # the whole outline (and so the map) 5 mm along the board's long side, in photo px
-    along = (true[1] - true[0]) / 79.5 * 0.5
+    along = (true[1] - true[0]) / board.size_cm[0] * 0.5
     moved = true + along
     mm5 = 0.5 / board.board_frame["ax"]  # art px
     assert score(moved) < 0.7 * score(true)
@@ -300,3 +301,13 @@ def test_corners_are_the_board_edge_with_the_europe_frame_off(renderer, shift_cm
     is printed off the assumed frame: the snap lets the map move within the frame's slack."""
     detection, truth = detect_with_frame_off(renderer, shift_cm)
     assert corner_error(detection.corners, truth["corners"]) < 0.01
+
+
+@needs_samples
+def test_the_locators_thresholds_are_read_from_the_config():
+    image, _, _ = sample("usa-03")
+    board = load_board("usa")
+    assert locate(image, board).confidence > 0.5
+    unreachable = dataclasses.replace(DEFAULT, min_content_score=1e9, sure_correlation=2.0)
+    with pytest.raises(BoardNotFound):
+        locate(image, board, unreachable)

@@ -12,7 +12,8 @@ import pytest
 from scorer.boards import load_board
 from scorer.vision.decode import decode_scaled
 from scorer.vision.geometry import corner_error, diagonal
-from scorer.vision.locate import _side_line, locate
+from scorer.vision.locate import locate
+from scorer.vision.locate.edges import _side_line
 
 SAMPLES = Path(__file__).resolve().parents[2] / "sample_photos"
 needs_samples = pytest.mark.skipif(not SAMPLES.is_dir(), reason="no sample_photos/")

@@ -12,6 +12,7 @@ from PIL import Image
 
 from scorer.boards import load_board
 from scorer.rules import PIECE_COLORS, find_variant
+from scorer.vision.geometry import cm_corners
 from tests.vision.renderer import load_renderer
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -19,7 +20,7 @@ SAMPLES = ROOT / "sample_photos"
 
 
 render = load_renderer()
-BOARD_CM = np.array([[0, 0], [79.5, 0], [79.5, 52.5], [0, 52.5]], np.float64)
+BOARD_CM = cm_corners(load_board("usa"))
 
 
 @pytest.fixture(scope="module")

@@ -9,6 +9,7 @@ from scorer.vision.sample import PAPER_LAB, space_table
 from scorer.vision.stations import find_stations
 
 EUROPE = load_board("europe")
+ART_WIDTH, ART_HEIGHT = EUROPE.art_frame["width"], EUROPE.art_frame["height"]
 PAPER = (200.0, 128.0, 140.0)
 RED = (90.0, 180.0, 165.0)
 # the printed city dot under a warm cast: within reach of the red pieces' colour
@@ -31,7 +32,7 @@ def board_with(red_routes: list[str], dot: tuple[float, float, float] = WARM_DOT
     """A rectified Lab board: paper, every city's dot (widened by blur), trains of ``piece``
     colour looking ``look`` on routes (red by default)."""
     routes, spaces, owner_of = space_table(EUROPE)
-    lab = np.zeros((1125, 1744, 3), np.float32)
+    lab = np.zeros((ART_HEIGHT, ART_WIDTH, 3), np.float32)
     lab[:] = paper
     for city in EUROPE.cities.values():
         cv2.circle(lab, (int(city.x), int(city.y)), dot_radius, dot, -1)

@@ -12,6 +12,7 @@ from scorer.vision.sample import space_table, white_balance
 from tests.vision.samples import SAMPLES, labelled
 
 USA = load_board("usa")
+ART_WIDTH, ART_HEIGHT = USA.art_frame["width"], USA.art_frame["height"]
 COOL = (1.15, 1.0, 0.8)  # BGR gains: a blue north window
 WARM = (0.72, 0.93, 1.12)  # a tungsten lamp
 pytestmark = pytest.mark.skipif(not (SAMPLES / "usa-01.jpg").is_file(),
@@ -43,8 +44,8 @@ def test_a_colour_cast_is_taken_off_the_pieces_and_print(gains):
 
 
 def test_white_balance_makes_the_paper_grey_and_keeps_a_grey_photo():
-    image = np.full((1125, 1744, 3), (150, 190, 210), np.uint8)  # beige paper, BGR
+    image = np.full((ART_HEIGHT, ART_WIDTH, 3), (150, 190, 210), np.uint8)  # beige paper, BGR
     balanced = white_balance(image, USA).astype(float)
     assert np.ptp(balanced[500, 800]) <= 1
-    grey = np.full((1125, 1744, 3), 180, np.uint8)
+    grey = np.full((ART_HEIGHT, ART_WIDTH, 3), 180, np.uint8)
     assert np.array_equal(white_balance(grey, USA), grey)

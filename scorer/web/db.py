@@ -167,6 +167,7 @@ _ENGINES_KEPT = 8
 # on SQLite's busy timeout, whose sleep-and-retry made the slowest taps far slower.
 _sqlite_writer = threading.Lock()
 _WRITE = "terminus.write"  # set in a connection's info: its next transaction writes
+_WRITING = "terminus.writing"  # set while a connection is inside ``transaction``
 
 
 def is_postgres(target: str | Path) -> bool:
@@ -261,21 +262,36 @@ def transaction(conn: Connection, game_id: str | None = None) -> Iterator[Connec
     ``game_id`` names the game the block reads then changes: on PostgreSQL its row is locked
     first, so a concurrent change to the same game (from any process) waits for this one.
     SQLite needs no row lock: ``BEGIN IMMEDIATE`` already holds off every other writer.
+    Inside another such block (a photo's Apply records its action), the block is part of it.
     """
+    if conn.info.get(_WRITING):
+        if game_id is not None and conn.dialect.name == "postgresql":
+            conn.execute(select(games.c.id).where(games.c.id == game_id).with_for_update())
+        yield conn
+        return
     if conn.in_transaction():
         # The reads before (SQLAlchemy begins on the first statement) end here: the write
         # starts from the newest state, and on SQLite a read snapshot can't become a write.
         conn.commit()
     if conn.dialect.name == "postgresql":
-        with conn.begin():
+        with conn.begin(), _writing(conn):
             if game_id is not None:
                 conn.execute(select(games.c.id).where(games.c.id == game_id).with_for_update())
             yield conn
         return
     with _sqlite_writer:
         conn.info[_WRITE] = True
-        with conn.begin():
+        with conn.begin(), _writing(conn):
             yield conn
+
+
+@contextmanager
+def _writing(conn: Connection) -> Iterator[None]:
+    conn.info[_WRITING] = True
+    try:
+        yield
+    finally:
+        del conn.info[_WRITING]
 
 
 def get_db() -> Connection:

@@ -16,6 +16,7 @@ import atexit
 import os
 import secrets
 from pathlib import Path
+from typing import Any
 from urllib.parse import quote
 
 import pytest
@@ -77,3 +78,21 @@ def app_config(folder: Path, name: str = "terminus.sqlite3") -> dict[str, str]:
     if target.startswith("postgresql://"):
         return {"DATABASE": str(Path(folder) / name), "DATABASE_URL": target}
     return {"DATABASE": target, "DATABASE_URL": ""}
+
+
+def stored_scans(app: Any, game_id: str) -> dict[str, dict[str, Any]]:
+    """The photo reviews an app keeps for a game, read from its database: scan id -> its row
+    (state, result JSON, …) with ``files``, the names and sizes of its images."""
+    from sqlalchemy import func, select
+
+    from scorer.web.db import get_db, scan_files, scans
+
+    with app.app_context():
+        db = get_db()
+        found = {row.id: dict(row._mapping, files={}) for row in db.execute(
+            select(scans).where(scans.c.game_id == game_id))}
+        for row in db.execute(select(scan_files.c.scan_id, scan_files.c.name,
+                                     func.length(scan_files.c.data).label("size"))
+                              .where(scan_files.c.game_id == game_id)):
+            found[row.scan_id]["files"][row.name] = row.size
+    return found

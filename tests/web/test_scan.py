@@ -14,6 +14,7 @@ import pytest
 from PIL import Image
 
 from scorer.web import scan
+from tests.hardening.databases import stored_scans
 from tests.web.conftest import players
 
 SAMPLES = Path(__file__).resolve().parents[2] / "sample_photos"
@@ -171,7 +172,7 @@ def test_an_upload_without_a_csrf_token_is_refused(client, usa, usa_photo):
                              data={"photo": (io.BytesIO(usa_photo[0]), "b.jpg")},
                              content_type="multipart/form-data")
     assert answer.status_code == 400
-    assert not (Path(client.raw.application.instance_path) / "scans" / usa).exists()
+    assert not stored_scans(client.raw.application, usa)
 
 
 def test_a_busy_scanner_says_so(client, usa, usa_photo, monkeypatch):
@@ -209,12 +210,14 @@ def read_as(lanes: dict[str, dict], board: str = "usa", stations: dict | None = 
     """A stand-in for the detection: ``lanes`` read as given, every other lane surely empty."""
     from scorer.boards import load_board
 
-    def read(stored, folder, corners=None):
+    def read(stored, kept, corners=None):
         empty = {"owner": None, "color": None, "confidence": 0.99}
-        scan._write(folder / "scan.json", {
-            "detection": {"elapsed_ms": 5}, "confidence": 0.9,
-            "lanes": {rid: lanes.get(rid, empty) for rid in load_board(board).routes},
-            "stations": stations or {}, "proposed": {}, "photo_size": [400, 300]})
+        with scan._locked(stored.id, kept.id):
+            scan._save(stored.id, kept.id, {
+                "detection": {"elapsed_ms": 5}, "confidence": 0.9,
+                "lanes": {rid: lanes.get(rid, empty) for rid in load_board(board).routes},
+                "stations": stations or {}, "proposed": {}, "photo_size": [400, 300]},
+                state="ready")
 
     return read
 

@@ -82,8 +82,8 @@ def app_config(folder: Path, name: str = "terminus.sqlite3") -> dict[str, str]:
 
 def stored_scans(app: Any, game_id: str) -> dict[str, dict[str, Any]]:
     """The photo reviews an app keeps for a game, read from its database: scan id -> its row
-    (state, result JSON, …) with ``files``, the names and sizes of its images."""
-    from sqlalchemy import func, select
+    (state, result JSON, …) with ``files``, its images by name."""
+    from sqlalchemy import select
 
     from scorer.web.db import get_db, scan_files, scans
 
@@ -91,8 +91,16 @@ def stored_scans(app: Any, game_id: str) -> dict[str, dict[str, Any]]:
         db = get_db()
         found = {row.id: dict(row._mapping, files={}) for row in db.execute(
             select(scans).where(scans.c.game_id == game_id))}
-        for row in db.execute(select(scan_files.c.scan_id, scan_files.c.name,
-                                     func.length(scan_files.c.data).label("size"))
-                              .where(scan_files.c.game_id == game_id)):
-            found[row.scan_id]["files"][row.name] = row.size
+        for row in db.execute(select(scan_files).where(scan_files.c.game_id == game_id)):
+            found[row.scan_id]["files"][row.name] = row.data
     return found
+
+
+def change_scans(app: Any, statement: Any) -> None:
+    """Run one change (an SQLAlchemy statement) on the app's database, committed."""
+    from scorer.web.db import get_db, transaction
+
+    with app.app_context():
+        db = get_db()
+        with transaction(db):
+            db.execute(statement)

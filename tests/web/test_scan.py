@@ -14,7 +14,7 @@ import pytest
 from PIL import Image
 
 from scorer.web import scan
-from tests.hardening.databases import stored_scans
+from tests.hardening.databases import app_config, on_postgres, stored_scans
 from tests.web.conftest import players
 
 SAMPLES = Path(__file__).resolve().parents[2] / "sample_photos"
@@ -538,3 +538,32 @@ def test_more_stations_than_a_player_has_is_said_before_apply(client, europe, mo
     client.post(url + "/stations", data={"city": "Madrid", "owner": ""})
     assert "data-check" not in client.get(url).text
     assert client.post(url + "/apply").status_code == 303
+
+
+@pytest.mark.skipif(not on_postgres(), reason="servers share a database on PostgreSQL only")
+def test_two_servers_on_one_database_share_a_photo_review_from_upload_to_apply(tmp_path,
+                                                                              usa_photo):
+    from scorer.web import create_app
+    from tests.web.conftest import Client
+
+    config = {"TESTING": True, **app_config(tmp_path), "SECRET_KEY": "two-servers"}
+    phones = []
+    for machine in ("first", "second"):
+        app = create_app(config)
+        app.instance_path = str(tmp_path / machine)  # each machine its own instance folder
+        phones.append(Client(app.test_client()))
+    first, second = phones
+    data, truth = usa_photo
+    game_id = new_game(first, "usa", truth["players"])
+    url = scan_url(upload(first, game_id, data))
+    review = second.get(url)
+    assert review.status_code == 200
+    assert second.get(url + "/rectified.jpg").status_code == 200
+    shown = lanes_shown(review.text)
+    lane = "helena--seattle"
+    owner = "Ann" if shown[lane] == "Bob" else "Bob"
+    assert first.post(url + f"/lanes/{lane}", data={"owner": owner}).status_code == 303
+    assert second.post(url + "/apply").status_code == 303
+    expected = {**{route: name for route, name in shown.items() if name}, lane: owner}
+    assert owners(first, game_id) == owners(second, game_id) == expected
+    assert not stored_scans(first.raw.application, game_id)  # the review ended on both

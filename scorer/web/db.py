@@ -39,6 +39,7 @@ from sqlalchemy import (
     MetaData,
     Table,
     Text,
+    bindparam,
     create_engine,
     delete,
     event,
@@ -168,6 +169,7 @@ _ENGINES_KEPT = 8
 _sqlite_writer = threading.Lock()
 _WRITE = "terminus.write"  # set in a connection's info: its next transaction writes
 _WRITING = "terminus.writing"  # set while a connection is inside ``transaction``
+_READS, _WRITES = "AUTOCOMMIT", "READ COMMITTED"  # PostgreSQL's isolation outside and inside
 
 
 def is_postgres(target: str | Path) -> bool:
@@ -177,6 +179,7 @@ def is_postgres(target: str | Path) -> bool:
 def _sqlite_connected(dbapi_connection: Any, _record: Any) -> None:
     # pysqlite's own BEGIN comes late (at the first write) and ends on DDL: SQLAlchemy's
     # documented way out is to turn it off and say BEGIN ourselves (``_sqlite_begin``).
+    # Reads outside ``transaction`` then run each in its own, as in autocommit mode.
     dbapi_connection.isolation_level = None
     cursor = dbapi_connection.cursor()
     cursor.execute("PRAGMA journal_mode=WAL")
@@ -190,13 +193,16 @@ def _sqlite_connected(dbapi_connection: Any, _record: Any) -> None:
 def _sqlite_begin(conn: Connection) -> None:
     # A write takes the write lock at once: a deferred BEGIN that reads first and writes later
     # could find another writer's commit in between and fail instead of waiting.
-    conn.exec_driver_sql("BEGIN IMMEDIATE" if conn.info.pop(_WRITE, False) else "BEGIN")
+    if conn.info.pop(_WRITE, False):
+        conn.exec_driver_sql("BEGIN IMMEDIATE")
 
 
 def _new_engine(target: str) -> Engine:
     if is_postgres(target):
         url = "postgresql+psycopg://" + target.split("://", 1)[1]
-        return create_engine(url, pool_size=_POOL_KEEP, max_overflow=-1)
+        # Reads outside ``transaction`` in autocommit: no BEGIN and ROLLBACK round trips.
+        return create_engine(url, pool_size=_POOL_KEEP, max_overflow=-1,
+                             isolation_level=_READS)
     engine = create_engine(f"sqlite:///{target}", pool_size=_POOL_KEEP, max_overflow=-1,
                            connect_args={"timeout": 10, "check_same_thread": False})
     event.listen(engine, "connect", _sqlite_connected)
@@ -255,6 +261,9 @@ def migrate(conn: Connection) -> int:
             conn.execute(insert(schema_version).values(version=reached))
 
 
+_LOCK_GAME = select(games.c.id).where(games.c.id == bindparam("game_id")).with_for_update()
+
+
 @contextmanager
 def transaction(conn: Connection, game_id: str | None = None) -> Iterator[Connection]:
     """One write transaction: committed when the block ends, rolled back if it raises.
@@ -266,18 +275,20 @@ def transaction(conn: Connection, game_id: str | None = None) -> Iterator[Connec
     """
     if conn.info.get(_WRITING):
         if game_id is not None and conn.dialect.name == "postgresql":
-            conn.execute(select(games.c.id).where(games.c.id == game_id).with_for_update())
+            conn.execute(_LOCK_GAME, {"game_id": game_id})
         yield conn
         return
     if conn.in_transaction():
-        # The reads before (SQLAlchemy begins on the first statement) end here: the write
-        # starts from the newest state, and on SQLite a read snapshot can't become a write.
-        conn.commit()
+        conn.commit()  # the reads before, in autocommit: only SQLAlchemy's own bookkeeping
     if conn.dialect.name == "postgresql":
-        with conn.begin(), _writing(conn):
-            if game_id is not None:
-                conn.execute(select(games.c.id).where(games.c.id == game_id).with_for_update())
-            yield conn
+        conn.execution_options(isolation_level=_WRITES)
+        try:
+            with conn.begin(), _writing(conn):
+                if game_id is not None:
+                    conn.execute(_LOCK_GAME, {"game_id": game_id})
+                yield conn
+        finally:
+            conn.execution_options(isolation_level=_READS)
         return
     with _sqlite_writer:
         conn.info[_WRITE] = True

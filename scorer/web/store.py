@@ -16,7 +16,7 @@ from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import Connection, and_, insert, or_, select, true, update
+from sqlalchemy import Connection, and_, bindparam, insert, or_, select, true, update
 from sqlalchemy import delete as delete_rows
 from sqlalchemy.dialects.postgresql import insert as postgres_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
@@ -98,6 +98,17 @@ class _ReplayCache:
 
 
 _cache = _ReplayCache(_CACHE_SIZE)
+
+# The statements of every tap, built once: SQLAlchemy then only looks their compiled form up.
+_BY_ID = select(games).where(games.c.id == bindparam("key"))
+_BY_SHARE = select(games).where(games.c.share == bindparam("key"))
+_LOG = (select(action_rows.c.action).where(action_rows.c.game_id == bindparam("game_id"))
+        .order_by(action_rows.c.seq))
+_CUT_LOG = delete_rows(action_rows).where(action_rows.c.game_id == bindparam("game_id"),
+                                          action_rows.c.seq >= bindparam("from_seq"))
+_APPEND = insert(action_rows)
+_MOVE = update(games).where(games.c.id == bindparam("game_id")).values(
+    cursor=bindparam("to_cursor"), version=games.c.version + 1, updated=bindparam("now"))
 
 
 def _now() -> str:
@@ -186,8 +197,7 @@ def forget(db: Connection, device: str, game_id: str) -> None:
 
 def load(db: Connection, key: str, *, by_share: bool = False) -> StoredGame | None:
     """The game with this id (or read-only share token), replayed; None if there is none."""
-    column = games.c.share if by_share else games.c.id
-    row = db.execute(select(games).where(column == key)).first()
+    row = db.execute(_BY_SHARE if by_share else _BY_ID, {"key": key}).first()
     if row is None:
         return None
     cache_key = (_db_key(db), row.id)
@@ -195,9 +205,7 @@ def load(db: Connection, key: str, *, by_share: bool = False) -> StoredGame | No
     if cached is None:
         log = tuple(
             action_from_json(json.loads(action))
-            for action in db.scalars(
-                select(action_rows.c.action).where(action_rows.c.game_id == row.id)
-                .order_by(action_rows.c.seq))
+            for action in db.scalars(_LOG, {"game_id": row.id})
         )
         game = replay(row.variant, json.loads(row.setup), log[: row.cursor])
         _cache.put(cache_key, row.version, log, game)
@@ -233,11 +241,10 @@ def record(db: Connection, game_id: str, action: Action) -> StoredGame:
         game = stored.game.copy()
         game.apply(action)
         now = _now()
-        db.execute(delete_rows(action_rows).where(action_rows.c.game_id == game_id,
-                                                  action_rows.c.seq >= stored.cursor))
-        db.execute(insert(action_rows).values(game_id=game_id, seq=stored.cursor,
-                                              action=json.dumps(action.to_json()), created=now))
-        db.execute(_changed(game_id, now).values(cursor=stored.cursor + 1))
+        db.execute(_CUT_LOG, {"game_id": game_id, "from_seq": stored.cursor})
+        db.execute(_APPEND, {"game_id": game_id, "seq": stored.cursor,
+                             "action": json.dumps(action.to_json()), "created": now})
+        db.execute(_MOVE, {"game_id": game_id, "to_cursor": stored.cursor + 1, "now": now})
     # The game as this transaction left it (the row was locked): a read after the commit could
     # already show a later write from another phone. Cached only once committed.
     written = replace(stored, cursor=stored.cursor + 1, version=stored.version + 1, updated=now,
@@ -263,7 +270,7 @@ def move_cursor(
             return stored, None
         moved = stored.log[min(stored.cursor, target)]
         now = _now()
-        db.execute(_changed(game_id, now).values(cursor=target))
+        db.execute(_MOVE, {"game_id": game_id, "to_cursor": target, "now": now})
         setup = db.scalar(select(games.c.setup).where(games.c.id == game_id))
     # As for record: the state this transaction wrote, cached once committed.
     game = replay(stored.variant, json.loads(setup), stored.log[:target])
@@ -272,18 +279,13 @@ def move_cursor(
     return written, moved
 
 
-def _changed(game_id: str, now: str) -> Any:
-    """The UPDATE of a game's row that every change makes: a new version, the time."""
-    return update(games).where(games.c.id == game_id).values(
-        version=games.c.version + 1, updated=now)
-
-
 def rename(db: Connection, game_id: str, name: str) -> bool:
     name = name.strip()[:MAX_GAME_NAME]
     if not name:
         return False
     with transaction(db):
-        cur = db.execute(_changed(game_id, _now()).values(name=name))
+        cur = db.execute(update(games).where(games.c.id == game_id).values(
+            name=name, version=games.c.version + 1, updated=_now()))
     return cur.rowcount == 1
 
 

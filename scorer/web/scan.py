@@ -269,8 +269,6 @@ def _run_detection(stored: store.StoredGame, scan: Scan,
     isolated = bool(current_app.config["SCAN_ISOLATED"])
     data = _file(stored.id, scan.id, "photo") or b""
     scale = scan.scale  # corners come and go in the uploaded photo's pixels
-    # The reads of this request end before the wait: no transaction stays open through it.
-    get_db().commit()
     slots = _slots
     assert slots is not None
     if not slots.acquire(timeout=current_app.config["SCAN_WAIT"]):
@@ -917,7 +915,6 @@ def _shown_factor(game_id: str, scan: Scan) -> float:
     if scan.shown_factor is not None:
         return scan.shown_factor
     data = _file(game_id, scan.id, "photo") or b""
-    get_db().commit()  # no transaction stays open through the wait for a slot
     with _detection_slot():
         jpeg, factor = _shown_photo(data, scale=scan.scale)
     with _locked(game_id, scan.id) as now:  # two phones may make it at once: one is kept

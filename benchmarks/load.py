@@ -196,7 +196,6 @@ def main(argv: list[str] | None = None) -> int:
                              log=work / f"server-{k}.log")
                for k in range(min(max(args.servers, 1), 8))]
     server = servers[0]
-    games: list[str] = []
     try:
         for each in servers:
             each.start()
@@ -283,8 +282,6 @@ def main(argv: list[str] | None = None) -> int:
     finally:
         for each in servers:
             each.stop()
-        for game in games:  # the scans live in the instance folder, not the temporary one
-            shutil.rmtree(ROOT / "instance" / "scans" / game, ignore_errors=True)
         shutil.rmtree(work, ignore_errors=True)
 
 

@@ -8,7 +8,7 @@ a mix of: uploads of a small 8000 x 6000 photo (a 29 KB HEIC, a 152 KB PNG: 48 m
 decode to 144 MB each), the corners page of scans whose reduced photo is not made yet (as scans
 kept from an older version), and refused files (a 69-byte EPS, text). Prints the server's
 resident memory (VmRSS now, VmHWM peak, from /proc) before and after, the answers' statuses and
-times, and what the scans folder holds on disk. The detector runs in child processes
+times, and what the scans hold in the database. The detector runs in child processes
 (SCAN_ISOLATED): "tree" is the most the server and all its children held at once (VmRSS summed,
 sampled every 20 ms). Addresses loopback only; bounded by count.
 """
@@ -19,6 +19,7 @@ import argparse
 import io
 import os
 import secrets
+import sqlite3
 import sys
 import tempfile
 import threading
@@ -105,8 +106,12 @@ def upload(phone: Phone, game: str, data: bytes, name: str):  # type: ignore[no-
         "X-CSRF-Token": phone.token})
 
 
-def folder_size(path: Path) -> int:
-    return sum(f.stat().st_size for f in path.rglob("*") if f.is_file())
+def forget_corner_photos(database: Path, scan: str | None = None) -> None:
+    """Make the scans (or one) as scans kept from before their corners page's photo was made."""
+    with sqlite3.connect(database) as conn:
+        conn.execute("DELETE FROM scan_files WHERE name = 'shown.jpg' AND scan_id LIKE ?",
+                     (scan or "%",))
+        conn.execute("UPDATE scans SET shown_factor = NULL WHERE id LIKE ?", (scan or "%",))
 
 
 def main() -> None:
@@ -116,9 +121,8 @@ def main() -> None:
     args = parser.parse_args()
     photos = big_photos()
     work = Path(tempfile.mkdtemp(prefix="terminus-photo-memory-"))
-    scans = work / "scans"
-    server = ServerProcess(work / "db.sqlite3", threads=16,
-                           env={"TERMINUS_SCAN_FOLDER": str(scans)}).start()
+    database = work / "db.sqlite3"
+    server = ServerProcess(database, threads=16).start()
     sampler = TreePeak(server.pid)
     sampler.start()
     try:
@@ -132,8 +136,7 @@ def main() -> None:
         for fmt in ("HEIF", "PNG"):  # scans to open the corners page of (another game's: the
             located = upload(owner, other, photos[fmt], "board.heic").headers["location"]
             scan = located.rsplit("/", 1)[1]  # uploads to the first do not prune them)
-            for name in ("shown.jpg", "shown.json"):
-                (scans / other / scan / name).unlink(missing_ok=True)
+            forget_corner_photos(database, scan)
             corner_pages.append(f"/games/{other}/scan/{scan}/corners")
         print("after 2 uploads:", memory(server.pid))
         phones = [Phone(server.port, timeout=300).open() for _ in range(args.requests)]
@@ -162,16 +165,17 @@ def main() -> None:
             print(f"round {round_no + 1}: {args.requests} requests in {took:.1f} s (slowest "
                   f"{slowest:.1f} s), statuses {statuses}, memory {memory(server.pid)}, "
                   f"tree peak {sampler.peak} MB")
-            for name in ("shown.jpg", "shown.json"):  # corners pages decode again next round
-                for path in scans.glob(f"*/*/{name}"):
-                    path.unlink(missing_ok=True)
+            forget_corner_photos(database)  # corners pages decode again next round
         for phone in (owner, *phones):
             phone.close()
         time.sleep(1)
         print("after:", memory(server.pid), f"tree now {tree_rss(server.pid)} MB, "
               f"tree peak {sampler.peak} MB")
-        print(f"scans on disk: {len(list(scans.glob('*/*')))} folders, "
-              f"{folder_size(scans) / 2**20:.1f} MB")
+        with sqlite3.connect(database) as conn:
+            count = conn.execute("SELECT COUNT(*) FROM scans").fetchone()[0]
+            size = conn.execute("SELECT COALESCE(SUM(LENGTH(data)), 0) FROM scan_files"
+                                ).fetchone()[0]
+        print(f"scans in the database: {count}, images {size / 2**20:.1f} MB")
         print("server errors:", server.errors() or "none")
     finally:
         sampler.running = False

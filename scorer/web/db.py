@@ -1,4 +1,6 @@
-"""Storage: SQLite for one table (the default), PostgreSQL when ``DATABASE_URL`` says so.
+"""Storage on SQLAlchemy Core: a SQLite file (the default), PostgreSQL when ``DATABASE_URL`` says
+so. The schema is defined once, below, as ``Table`` objects; both engines are made and upgraded
+from it.
 
 A game is stored as its setup plus an action log; ``games.cursor`` counts the actions in force
 (undo moves it back, redo forward, a new action cuts the log at the cursor). Every change runs
@@ -6,251 +8,260 @@ in one write transaction, so two phones tapping at once are serialised and a ref
 leaves nothing behind: on SQLite ``BEGIN IMMEDIATE`` takes the database's write lock; on
 PostgreSQL, where several app processes share one database, a change to a game first locks its
 row (``SELECT ... FOR UPDATE``), so the second writer waits and then sees the first one's work.
-
-Store and views use one small interface whatever the engine: ``connect``, ``execute`` and
-``executemany`` with ``?`` placeholders, rows read by column name or index, ``transaction``.
+The photo reviews of a game (``scans``, their images in ``scan_files``) change under that same
+lock, so servers sharing one database share the reviews too.
 """
 
 from __future__ import annotations
 
 import os
-import sqlite3
 import threading
-from collections.abc import Callable, Iterator, Sequence
+from collections import OrderedDict
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from functools import lru_cache
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any
 
 from flask import Flask, current_app, g
+from sqlalchemy import (
+    DDL,
+    BigInteger,
+    Column,
+    Connection,
+    Engine,
+    Float,
+    ForeignKey,
+    ForeignKeyConstraint,
+    Identity,
+    Index,
+    Integer,
+    LargeBinary,
+    MetaData,
+    Table,
+    Text,
+    bindparam,
+    create_engine,
+    delete,
+    event,
+    insert,
+    select,
+    text,
+    update,
+)
+from sqlalchemy.ext.compiler import compiles
+from sqlalchemy.schema import CreateColumn
 
-# Ordered migration steps: step i takes the schema from version i to i + 1. Append, never edit,
-# and append to both engines' lists alike.
-MIGRATIONS: tuple[str | Callable[[Any], None], ...] = (
-    """
-    CREATE TABLE games (
-        id TEXT PRIMARY KEY,
-        share TEXT NOT NULL UNIQUE,
-        name TEXT NOT NULL,
-        variant TEXT NOT NULL,
-        setup TEXT NOT NULL,
-        cursor INTEGER NOT NULL DEFAULT 0,
-        version INTEGER NOT NULL DEFAULT 0,
-        created TEXT NOT NULL,
-        updated TEXT NOT NULL
-    );
-    CREATE TABLE actions (
-        game_id TEXT NOT NULL REFERENCES games(id) ON DELETE CASCADE,
-        seq INTEGER NOT NULL,
-        action TEXT NOT NULL,
-        created TEXT NOT NULL,
-        PRIMARY KEY (game_id, seq)
-    );
-    CREATE INDEX games_updated ON games(updated);
-    """,
+metadata = MetaData()
+
+games = Table(
+    "games", metadata,
+    Column("id", Text, primary_key=True),
+    # Lists order games of the same second by insertion: SQLite's implicit rowid gives that
+    # order, PostgreSQL an identity column of that name (not created on SQLite, see below).
+    Column("rowid", BigInteger, Identity(always=True)),
+    Column("share", Text, nullable=False, unique=True),
+    Column("name", Text, nullable=False),
+    Column("variant", Text, nullable=False),
+    Column("setup", Text, nullable=False),
+    Column("cursor", Integer, nullable=False, server_default=text("0")),
+    Column("version", Integer, nullable=False, server_default=text("0")),
+    Column("created", Text, nullable=False),
+    Column("updated", Text, nullable=False),
     # A cached one-line summary (winners) for the history list, keyed by the game version.
-    """
-    ALTER TABLE games ADD COLUMN summary TEXT;
-    ALTER TABLE games ADD COLUMN summary_version INTEGER NOT NULL DEFAULT -1;
-    """,
-    # The devices that made or opened each game (its edit or read-only link): a device's history
-    # lists those only. Games from before are marked, to stay listed as they were (OLD_GAMES).
-    """
-    CREATE TABLE device_games (
-        device TEXT NOT NULL,
-        game_id TEXT NOT NULL REFERENCES games(id) ON DELETE CASCADE,
-        role TEXT NOT NULL,
-        PRIMARY KEY (device, game_id)
-    );
-    CREATE INDEX device_games_game ON device_games(game_id);
-    ALTER TABLE games ADD COLUMN before_devices INTEGER NOT NULL DEFAULT 0;
-    UPDATE games SET before_devices = 1
-    """,
+    Column("summary", Text),
+    Column("summary_version", Integer, nullable=False, server_default=text("-1")),
+    # Games from before devices were told apart stay listed as they were (OLD_GAMES).
+    Column("before_devices", Integer, nullable=False, server_default=text("0")),
+    Index("games_updated", "updated"),
 )
 
-# The same schema on PostgreSQL. Lists order games of the same second by insertion, which
-# SQLite's implicit ``rowid`` gives: here it is an identity column of that name.
-POSTGRES_MIGRATIONS: tuple[str | Callable[[Any], None], ...] = (
-    MIGRATIONS[0].replace(
-        "id TEXT PRIMARY KEY,",
-        "id TEXT PRIMARY KEY,\n        rowid BIGINT GENERATED ALWAYS AS IDENTITY,",
-    ),
-    MIGRATIONS[1],
-    MIGRATIONS[2],
+actions = Table(
+    "actions", metadata,
+    Column("game_id", Text, ForeignKey("games.id", ondelete="CASCADE"), primary_key=True),
+    Column("seq", Integer, primary_key=True),
+    Column("action", Text, nullable=False),
+    Column("created", Text, nullable=False),
 )
+
+# The devices that made or opened each game (its edit or read-only link): a device's history
+# lists those only.
+device_games = Table(
+    "device_games", metadata,
+    Column("device", Text, primary_key=True),
+    Column("game_id", Text, ForeignKey("games.id", ondelete="CASCADE"), primary_key=True),
+    Column("role", Text, nullable=False),
+    Index("device_games_game", "game_id"),
+)
+
+# A photo being reviewed: ``state`` is reading (detection not done), ready or failed; ``result``
+# the detection and the players' corrections as JSON. Times are Unix seconds.
+scans = Table(
+    "scans", metadata,
+    Column("game_id", Text, ForeignKey("games.id", ondelete="CASCADE"), primary_key=True),
+    Column("id", Text, primary_key=True),
+    Column("state", Text, nullable=False),
+    Column("result", Text, nullable=False),
+    Column("scale", Float, nullable=False, server_default=text("1")),  # uploaded px per kept px
+    Column("shown_factor", Float),  # uploaded px per px of the corners page's photo
+    Column("created", Float, nullable=False),
+    Column("updated", Float, nullable=False),
+    Index("scans_updated", "updated"),
+)
+
+# The images a review shows: the photo kept for it, the rectified board, the corners page's photo.
+scan_files = Table(
+    "scan_files", metadata,
+    Column("game_id", Text, primary_key=True),
+    Column("scan_id", Text, primary_key=True),
+    Column("name", Text, primary_key=True),
+    Column("data", LargeBinary, nullable=False),
+    ForeignKeyConstraint(["game_id", "scan_id"], ["scans.game_id", "scans.id"],
+                         ondelete="CASCADE"),
+)
+
+schema_version = Table("schema_version", metadata, Column("version", Integer, nullable=False))
+
+
+@compiles(CreateColumn, "sqlite")
+def _no_rowid_column_on_sqlite(element: CreateColumn, compiler: Any, **kw: Any) -> str | None:
+    # A column named rowid would hide SQLite's own, which already orders the games.
+    if element.element.name == "rowid":
+        return None
+    return compiler.visit_create_column(element, **kw)
+
+
+def _add_columns(conn: Connection, table: Table, *names: str) -> None:
+    for name in names:
+        spec = CreateColumn(table.c[name]).compile(dialect=conn.dialect)
+        conn.execute(DDL(f"ALTER TABLE {table.name} ADD COLUMN {spec}"))
+
+
+def _summaries(conn: Connection) -> None:
+    _add_columns(conn, games, "summary", "summary_version")
+
+
+def _devices(conn: Connection) -> None:
+    device_games.create(conn)
+    _add_columns(conn, games, "before_devices")
+    conn.execute(update(games).values(before_devices=1))
+
+
+def _scans(conn: Connection) -> None:
+    scans.create(conn)
+    scan_files.create(conn)
+
+
+# What takes a database from version i + 1 to i + 2 (version 1 was games and actions alone):
+# append, never edit. A new database is made from ``metadata`` at the last version at once.
+UPGRADES: tuple[Callable[[Connection], None], ...] = (_summaries, _devices, _scans)
+SCHEMA_VERSION = len(UPGRADES) + 1
 
 POSTGRES_SCHEMES = ("postgresql://", "postgres://")
 # Any fixed number: the key of the advisory lock that lets one starting process migrate at once.
 _MIGRATION_LOCK = 7_460_310
-
-
-class Connection(Protocol):
-    """What the store needs of a connection, on either engine."""
-
-    path: str  # the database file or URL: the replay cache is keyed by it
-    dialect: str  # "sqlite" or "postgresql"
-
-    def execute(self, sql: str, parameters: Sequence[Any] = ...) -> Any: ...
-    def executemany(self, sql: str, rows: Sequence[Sequence[Any]]) -> Any: ...
-    def close(self) -> None: ...
-
-
-class SqliteConnection(sqlite3.Connection):
-    """A SQLite connection that knows its file."""
-
-    path: str
-    dialect = "sqlite"
-
-
-class _Row(dict):
-    """A PostgreSQL row read by column name or by position, as ``sqlite3.Row`` is."""
-
-    def __init__(self, names: Sequence[str], values: Sequence[Any]) -> None:
-        super().__init__(zip(names, values, strict=True))
-        self.values_ = tuple(values)
-
-    def __getitem__(self, key: str | int) -> Any:
-        return self.values_[key] if isinstance(key, int) else super().__getitem__(key)
-
-
-def _row_factory(cursor: Any) -> Callable[[Sequence[Any]], _Row]:
-    names = [column.name for column in cursor.description or ()]
-    return lambda values: _Row(names, values)
-
-
-@lru_cache(maxsize=256)
-def _pg_sql(sql: str) -> str:
-    # Our statements hold no literal "?" or "%": the placeholders are all there is to change.
-    return sql.replace("?", "%s")
-
-
-class PostgresConnection:
-    """A psycopg connection in autocommit mode (transactions are explicit) speaking ``?``."""
-
-    dialect = "postgresql"
-
-    def __init__(self, url: str) -> None:
-        import psycopg  # only a PostgreSQL deployment needs the driver loaded
-
-        self.path = url
-        self.raw = psycopg.connect(url, autocommit=True, row_factory=_row_factory)
-
-    def execute(self, sql: str, parameters: Sequence[Any] = ()) -> Any:
-        return self.raw.execute(_pg_sql(sql), parameters or None)
-
-    def executemany(self, sql: str, rows: Sequence[Sequence[Any]]) -> Any:
-        cursor = self.raw.cursor()
-        cursor.executemany(_pg_sql(sql), rows)
-        return cursor
-
-    @property
-    def in_transaction(self) -> bool:
-        from psycopg.pq import TransactionStatus
-
-        return self.raw.info.transaction_status != TransactionStatus.IDLE
-
-    @property
-    def usable(self) -> bool:
-        return not (self.raw.closed or self.raw.broken)
-
-    def rollback(self) -> None:
-        self.raw.rollback()
-
-    def close(self) -> None:
-        self.raw.close()
+# Idle connections kept per database: opening one costs more than a tap (closing the last one
+# to a WAL file checkpoints it; PostgreSQL starts a backend process). More may be open at once.
+_POOL_KEEP = 16
+# Databases whose engines (and idle connections) are kept: the oldest used is let go.
+_ENGINES_KEPT = 8
+# SQLite lets one writer in at a time: threads of this process queue on this lock rather than
+# on SQLite's busy timeout, whose sleep-and-retry made the slowest taps far slower.
+_sqlite_writer = threading.Lock()
+_WRITE = "terminus.write"  # set in a connection's info: its next transaction writes
+_WRITING = "terminus.writing"  # set while a connection is inside ``transaction``
+_READS, _WRITES = "AUTOCOMMIT", "READ COMMITTED"  # PostgreSQL's isolation outside and inside
 
 
 def is_postgres(target: str | Path) -> bool:
     return str(target).startswith(POSTGRES_SCHEMES)
 
 
-def connect(target: str | Path) -> Any:
-    """Open a connection to a SQLite file or a ``postgresql://`` URL."""
-    if is_postgres(target):
-        return PostgresConnection(str(target))
-    conn = sqlite3.connect(target, isolation_level=None, timeout=10, check_same_thread=False,
-                           factory=SqliteConnection)
-    conn.path = str(target)
-    conn.row_factory = sqlite3.Row
-    conn.execute("PRAGMA journal_mode=WAL")
+def _sqlite_connected(dbapi_connection: Any, _record: Any) -> None:
+    # pysqlite's own BEGIN comes late (at the first write) and ends on DDL: SQLAlchemy's
+    # documented way out is to turn it off and say BEGIN ourselves (``_sqlite_begin``).
+    # Reads outside ``transaction`` then run each in its own, as in autocommit mode.
+    dbapi_connection.isolation_level = None
+    cursor = dbapi_connection.cursor()
+    cursor.execute("PRAGMA journal_mode=WAL")
     # In WAL mode NORMAL keeps every committed action through a crash or restart of the app
     # (only a power cut can lose the last commits) and spares an fsync per tap.
-    conn.execute("PRAGMA synchronous=NORMAL")
-    conn.execute("PRAGMA foreign_keys=ON")
-    return conn
+    cursor.execute("PRAGMA synchronous=NORMAL")
+    cursor.execute("PRAGMA foreign_keys=ON")
+    cursor.close()
 
 
-class _Pool:
-    """Idle connections reused across requests: opening a connection costs more than a tap
-    (closing the last one to a WAL file checkpoints it; PostgreSQL starts a backend process).
-    At most ``keep`` stay idle in all, the oldest closed first, whatever database they reach."""
-
-    def __init__(self, keep: int = 16) -> None:
-        self.keep = keep
-        self.idle: list[Any] = []
-        self.lock = threading.Lock()
-
-    def take(self, target: str) -> Any:
-        with self.lock:
-            for index in range(len(self.idle) - 1, -1, -1):
-                if self.idle[index].path == target:
-                    return self.idle.pop(index)
-        return connect(target)
-
-    def give(self, conn: Any) -> None:
-        if getattr(conn, "usable", True):
-            try:
-                if conn.in_transaction:
-                    conn.rollback()
-            except Exception:  # noqa: BLE001 - a connection that can't roll back is dropped
-                conn.close()
-                return
-        else:
-            conn.close()
-            return
-        with self.lock:
-            self.idle.append(conn)
-            surplus = self.idle[: max(0, len(self.idle) - self.keep)]
-            del self.idle[: len(surplus)]
-        for old in surplus:
-            old.close()
+def _sqlite_begin(conn: Connection) -> None:
+    # A write takes the write lock at once: a deferred BEGIN that reads first and writes later
+    # could find another writer's commit in between and fail instead of waiting.
+    if conn.info.pop(_WRITE, False):
+        conn.exec_driver_sql("BEGIN IMMEDIATE")
 
 
-_pool = _Pool()
-# SQLite lets one writer in at a time: threads of this process queue on this lock rather than
-# on SQLite's busy timeout, whose sleep-and-retry made the slowest taps far slower.
-_sqlite_writer = threading.Lock()
+def _new_engine(target: str) -> Engine:
+    if is_postgres(target):
+        url = "postgresql+psycopg://" + target.split("://", 1)[1]
+        # Reads outside ``transaction`` in autocommit: no BEGIN and ROLLBACK round trips.
+        return create_engine(url, pool_size=_POOL_KEEP, max_overflow=-1,
+                             isolation_level=_READS)
+    engine = create_engine(f"sqlite:///{target}", pool_size=_POOL_KEEP, max_overflow=-1,
+                           connect_args={"timeout": 10, "check_same_thread": False})
+    event.listen(engine, "connect", _sqlite_connected)
+    event.listen(engine, "begin", _sqlite_begin)
+    return engine
 
 
-def migrations(conn: Connection) -> tuple[str | Callable[[Any], None], ...]:
-    return POSTGRES_MIGRATIONS if conn.dialect == "postgresql" else MIGRATIONS
+_engines: OrderedDict[str, Engine] = OrderedDict()
+_engines_lock = threading.Lock()
 
 
-def schema_version(conn: Connection) -> int:
-    conn.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")
-    row = conn.execute("SELECT version FROM schema_version").fetchone()
-    return 0 if row is None else int(row[0])
+def engine(target: str | Path) -> Engine:
+    """The engine (with its pool) of a SQLite file or a ``postgresql://`` URL, made once."""
+    key = str(target)
+    with _engines_lock:
+        found = _engines.get(key)
+        if found is None:
+            found = _engines[key] = _new_engine(key)
+        _engines.move_to_end(key)
+        surplus = list(_engines)[:-_ENGINES_KEPT]
+        old = [_engines.pop(name) for name in surplus]
+    for unused in old:  # its connections in use stay valid; the idle ones are closed
+        unused.dispose(close=True)
+    return found
+
+
+def connect(target: str | Path) -> Connection:
+    """A connection to a SQLite file or a ``postgresql://`` URL, from its engine's pool."""
+    return engine(target).connect()
+
+
+def schema_version_of(conn: Connection) -> int:
+    """The schema version of the database (0: a new one)."""
+    schema_version.create(conn, checkfirst=True)
+    row = conn.execute(select(schema_version.c.version)).first()
+    return 0 if row is None else int(row.version)
 
 
 def migrate(conn: Connection) -> int:
-    """Apply the migration steps the database lacks, each in its own transaction. Processes
-    starting together take turns: each step is applied once."""
-    steps = migrations(conn)
+    """Bring the database to SCHEMA_VERSION, one step per transaction. Processes starting
+    together take turns: each step is applied once."""
     while True:
         with transaction(conn):
-            if conn.dialect == "postgresql":
-                conn.execute("SELECT pg_advisory_xact_lock(?)", (_MIGRATION_LOCK,))
-            current = schema_version(conn)
-            if current >= len(steps):
-                return len(steps)
-            step = steps[current]
-            if callable(step):
-                step(conn)
+            if conn.dialect.name == "postgresql":
+                conn.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": _MIGRATION_LOCK})
+            current = schema_version_of(conn)
+            if current >= SCHEMA_VERSION:
+                return SCHEMA_VERSION
+            if current == 0:
+                metadata.create_all(conn)
+                reached = SCHEMA_VERSION
             else:
-                for statement in filter(str.strip, step.split(";")):
-                    conn.execute(statement)
-            conn.execute("DELETE FROM schema_version")
-            conn.execute("INSERT INTO schema_version (version) VALUES (?)", (current + 1,))
+                UPGRADES[current - 1](conn)
+                reached = current + 1
+            conn.execute(delete(schema_version))
+            conn.execute(insert(schema_version).values(version=reached))
+
+
+_LOCK_GAME = select(games.c.id).where(games.c.id == bindparam("game_id")).with_for_update()
 
 
 @contextmanager
@@ -260,34 +271,51 @@ def transaction(conn: Connection, game_id: str | None = None) -> Iterator[Connec
     ``game_id`` names the game the block reads then changes: on PostgreSQL its row is locked
     first, so a concurrent change to the same game (from any process) waits for this one.
     SQLite needs no row lock: ``BEGIN IMMEDIATE`` already holds off every other writer.
+    Inside another such block (a photo's Apply records its action), the block is part of it.
     """
-    if conn.dialect == "postgresql":
-        with conn.raw.transaction():
-            if game_id is not None:
-                conn.execute("SELECT 1 FROM games WHERE id = ? FOR UPDATE", (game_id,))
-            yield conn
+    if conn.info.get(_WRITING):
+        if game_id is not None and conn.dialect.name == "postgresql":
+            conn.execute(_LOCK_GAME, {"game_id": game_id})
+        yield conn
+        return
+    if conn.in_transaction():
+        conn.commit()  # the reads before, in autocommit: only SQLAlchemy's own bookkeeping
+    if conn.dialect.name == "postgresql":
+        conn.execution_options(isolation_level=_WRITES)
+        try:
+            with conn.begin(), _writing(conn):
+                if game_id is not None:
+                    conn.execute(_LOCK_GAME, {"game_id": game_id})
+                yield conn
+        finally:
+            conn.execution_options(isolation_level=_READS)
         return
     with _sqlite_writer:
-        conn.execute("BEGIN IMMEDIATE")
-        try:
+        conn.info[_WRITE] = True
+        with conn.begin(), _writing(conn):
             yield conn
-        except BaseException:
-            conn.execute("ROLLBACK")
-            raise
-        conn.execute("COMMIT")
 
 
-def get_db() -> Any:
+@contextmanager
+def _writing(conn: Connection) -> Iterator[None]:
+    conn.info[_WRITING] = True
+    try:
+        yield
+    finally:
+        del conn.info[_WRITING]
+
+
+def get_db() -> Connection:
     """The request's connection, taken from the pool on first use."""
     if "db" not in g:
-        g.db = _pool.take(current_app.extensions["terminus.database"])
+        g.db = connect(current_app.extensions["terminus.database"])
     return g.db
 
 
 def close_db(_exc: BaseException | None = None) -> None:
     conn = g.pop("db", None)
     if conn is not None:
-        _pool.give(conn)
+        conn.close()  # back to the pool, its transaction rolled back
 
 
 def database_target(app: Flask) -> str:
@@ -307,9 +335,6 @@ def init_app(app: Flask) -> None:
     if not is_postgres(target):
         Path(target).parent.mkdir(parents=True, exist_ok=True)
     app.extensions["terminus.database"] = target
-    conn = connect(target)
-    try:
+    with connect(target) as conn:
         migrate(conn)
-    finally:
-        conn.close()
     app.teardown_appcontext(close_db)

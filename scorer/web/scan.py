@@ -1,32 +1,30 @@
 """Scan the board: a photo in, the detected lanes to review and correct by tap, then apply.
 
-A scan lives in the instance folder (``scans/<game>/<scan>/``): the photo as uploaded, the
-detection, the players' corrections, and the rectified photo the review draws the lanes on.
+A scan lives in the database (``scans``, its images in ``scan_files``): the photo as uploaded,
+the detection, the players' corrections, and the rectified photo the review draws the lanes on.
 Nothing touches the game until the players confirm; then every difference goes in as one
 ``SetOwners`` action, so a single Undo takes the whole photo back.
 
 Detection is slow and memory-hungry, so at most ``SCAN_WORKERS`` run at once per process;
 a further upload waits up to ``SCAN_WAIT`` seconds for a slot, then gets a "busy" answer.
 
-Several phones may tap one review at once, answered by several threads or processes: every
-read-modify-write of a scan's ``scan.json`` holds the scan's lock (``_locked``), so no tap's
-correction is written over by another's, and Apply sees every correction answered before it.
+Several phones may tap one review at once, answered by several threads, processes or servers
+sharing the database: every read-modify-write of a scan holds the game's lock (``_locked``, the
+row lock of the store's changes), so no tap's correction is written over by another's, and
+Apply sees every correction answered before it.
 """
 
 from __future__ import annotations
 
-import fcntl
+import io
 import json
 import logging
-import os
 import secrets
-import shutil
 import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 from flask import (
@@ -39,6 +37,7 @@ from flask import (
     send_file,
     url_for,
 )
+from sqlalchemy import Connection, and_, delete, func, insert, or_, select, update
 from werkzeug.exceptions import RequestEntityTooLarge
 from werkzeug.wrappers import Response
 
@@ -47,7 +46,7 @@ from scorer.game import SetOwners
 from scorer.messages import Message
 from scorer.web import store
 from scorer.web.common import back_to, flash_message, get_game, htmx_error, is_htmx, refuse
-from scorer.web.db import get_db
+from scorer.web.db import get_db, scan_files, scans, transaction
 from scorer.web.i18n import _, color_name, translate
 from scorer.web.svg import board_shapes, hit_line
 
@@ -64,7 +63,7 @@ log = logging.getLogger(__name__)
 RECTIFIED_WIDTH = 1200  # px of the rectified photo under the review map
 CORNER_PHOTO_LONG = 1600  # px of the photo shown to place corners by hand
 # Once read, a photo is kept for its review as an upright JPEG of this long side at most (the
-# detector reads 2000 px): a 25 MiB upload becomes ~1 MiB. ``photo.json`` says its scale.
+# detector reads 2000 px): a 25 MiB upload becomes ~1 MiB. ``scans.scale`` says its scale.
 KEPT_PHOTO_LONG = 2400
 KEPT_PHOTO_BYTES = 2 * 1024 * 1024  # a photo up to this size is kept as it came
 DOUBT_BELOW = 0.75  # a lane read with less confidence is listed first, to check
@@ -102,146 +101,132 @@ class LaneView:
         return "remove" if self.proposed is None else "change"
 
 
-# --- storage --------------------------------------------------------------------------------
-
-
-def _game_dir(game_id: str) -> Path:
-    scans = current_app.config.get("SCAN_FOLDER") or Path(current_app.instance_path) / "scans"
-    return Path(scans) / game_id
-
-
-def _scan_dir(game_id: str, scan_id: str, change: bool = False) -> Path:
-    """The scan's folder, or 404. ``change``: a correction or an Apply, which on a scan that
-    was there (its id well formed) but is gone says the scan was closed."""
-    if not scan_id.replace("-", "").replace("_", "").isalnum() or len(scan_id) > 40:
-        abort(404)
-    path = _game_dir(game_id) / scan_id
-    if not path.is_dir():
-        if change:
-            raise ScanClosed
-        abort(404)
-    return path
-
-
-def _read(path: Path) -> dict[str, Any]:
-    return json.loads(path.read_text(encoding="utf-8"))
-
-
-def _write(path: Path, data: dict[str, Any]) -> None:
-    # Write then rename: a crash never leaves half a file behind, and a reader without the
-    # lock sees the old file or the new one. The temporary name is the writer's own.
-    tmp = path.with_name(f"{path.name}.{secrets.token_hex(4)}.tmp")
-    tmp.write_text(json.dumps(data), encoding="utf-8")
-    tmp.replace(path)
+# --- storage ---------------------------------------------------------------------------------
 
 
 class ScanClosed(Exception):
-    """The scan's folder went while a request waited for it: applied, or pruned."""
+    """The scan went while a request waited for it: applied, or pruned."""
+
+
+@dataclass(frozen=True)
+class Scan:
+    """One photo review as stored: ``result`` holds the detection and the corrections."""
+
+    id: str
+    state: str  # reading (detection not done), ready, failed
+    result: dict[str, Any]
+    scale: float  # pixels of the uploaded photo per pixel of the photo kept
+    shown_factor: float | None  # uploaded px per px of the corners page's photo, once made
+
+
+def _scan(db: Connection, game_id: str, scan_id: str, change: bool = False) -> Scan:
+    """The scan, or 404. ``change``: a correction or an Apply, which on a scan that was there
+    (its id well formed) but is gone says the scan was closed."""
+    if not scan_id.replace("-", "").replace("_", "").isalnum() or len(scan_id) > 40:
+        abort(404)
+    row = db.execute(select(scans).where(scans.c.game_id == game_id,
+                                         scans.c.id == scan_id)).first()
+    if row is None:
+        if change:
+            raise ScanClosed
+        abort(404)
+    return Scan(row.id, row.state, json.loads(row.result), row.scale, row.shown_factor)
 
 
 @contextmanager
-def _locked(folder: Path) -> Iterator[None]:
-    """Hold the scan's lock (a file lock: it holds across threads and processes alike) for a
-    read-modify-write of its files. Raises ScanClosed when the scan was applied (its folder
-    removed) before the lock came free."""
-    try:
-        fd = os.open(folder / "lock", os.O_RDWR | os.O_CREAT, 0o600)
-    except FileNotFoundError:
-        raise ScanClosed from None
-    try:
-        fcntl.flock(fd, fcntl.LOCK_EX)
-        if not (folder / "scan.json").exists():
-            raise ScanClosed
-        yield
-    finally:
-        os.close(fd)  # closing the file lets the lock go
+def _locked(game_id: str, scan_id: str) -> Iterator[Scan]:
+    """The scan, read under the game's lock (the row lock every change to the game takes, on
+    any server) for a read-modify-write of it. Raises ScanClosed when the scan was applied or
+    pruned before the lock came free."""
+    db = get_db()
+    with transaction(db, game_id):
+        yield _scan(db, game_id, scan_id, change=True)
 
 
-def _finished(folder: Path) -> bool:
-    try:
-        result = _read(folder / "scan.json")
-    except (OSError, ValueError):
-        return False
-    return "detection" in result or "error" in result
+def _save(game_id: str, scan_id: str, result: dict[str, Any], **columns: Any) -> None:
+    """Write the scan's result (and other columns), inside ``_locked``."""
+    changed = get_db().execute(
+        update(scans).where(scans.c.game_id == game_id, scans.c.id == scan_id)
+        .values(result=json.dumps(result), updated=time.time(), **columns))
+    if changed.rowcount != 1:  # deleted by an upload of another game making room
+        raise ScanClosed
 
 
-def _prune(game_id: str, keep: int = KEEP_SCANS) -> None:
+def _put_files(game_id: str, scan_id: str, files: dict[str, bytes]) -> None:
+    """Store (or replace) the scan's images, inside ``_locked``."""
+    if not files:
+        return
+    db = get_db()
+    db.execute(delete(scan_files).where(scan_files.c.game_id == game_id,
+                                        scan_files.c.scan_id == scan_id,
+                                        scan_files.c.name.in_(list(files))))
+    db.execute(insert(scan_files), [{"game_id": game_id, "scan_id": scan_id, "name": name,
+                                     "data": data} for name, data in files.items()])
+
+
+def _file(game_id: str, scan_id: str, name: str) -> bytes | None:
+    return get_db().scalar(select(scan_files.c.data).where(
+        scan_files.c.game_id == game_id, scan_files.c.scan_id == scan_id,
+        scan_files.c.name == name))
+
+
+def _prune(db: Connection, game_id: str, keep: int = KEEP_SCANS) -> None:
     """Keep the newest ``keep`` finished scans of a game; scans still being read are left
     alone (another phone's upload may be waiting for a detection slot) unless stale."""
-    finished = []
     stale = time.time() - current_app.config["SCAN_STALE"]
-    for folder in _folders(_game_dir(game_id)):
-        try:  # a scan being made has no scan.json yet: its folder's own time then
-            mtime = max(folder.stat().st_mtime, _modified(folder / "scan.json"))
-        except FileNotFoundError:  # removed meanwhile by another request
-            continue
-        if _finished(folder):
-            finished.append((mtime, folder))
-        elif mtime < stale:  # its request died (a killed process) before it finished
-            shutil.rmtree(folder, ignore_errors=True)
-    finished.sort(reverse=True)
-    for _mtime, old in finished[keep:]:
-        shutil.rmtree(old, ignore_errors=True)
+    rows = db.execute(select(scans.c.id, scans.c.state, scans.c.updated)
+                      .where(scans.c.game_id == game_id)
+                      .order_by(scans.c.updated.desc(), scans.c.created.desc())).all()
+    finished = [row.id for row in rows if row.state != "reading"]
+    dead = [row.id for row in rows if row.state == "reading" and row.updated < stale]
+    if finished[keep:] or dead:
+        db.execute(delete(scans).where(scans.c.game_id == game_id,
+                                       scans.c.id.in_(finished[keep:] + dead)))
 
 
-def _modified(path: Path) -> float:
-    try:
-        return path.stat().st_mtime
-    except FileNotFoundError:
-        return 0.0
+def _size(db: Connection, game_id: str | None = None) -> int:
+    """Bytes of the scans' images: a game's, or every game's."""
+    query = select(func.coalesce(func.sum(func.length(scan_files.c.data)), 0))
+    if game_id is not None:
+        query = query.where(scan_files.c.game_id == game_id)
+    return int(db.scalar(query))
 
 
-def _folders(path: Path) -> list[Path]:
-    try:
-        return [p for p in path.iterdir() if p.is_dir()]
-    except FileNotFoundError:
-        return []
-
-
-def _size(path: Path) -> int:
-    total = 0
-    for root, _dirs, files in os.walk(path):
-        for name in files:
-            try:
-                total += os.stat(os.path.join(root, name)).st_size
-            except FileNotFoundError:
-                continue
-    return total
-
-
-def _make_room(game_id: str, incoming: int) -> bool:
+def _make_room(db: Connection, game_id: str, incoming: int) -> bool:
     """Prune so that ``incoming`` more bytes fit both quotas; False when they still do not
-    (the upload is then refused, nothing kept)."""
+    (the upload is then refused, nothing kept). Runs under the game's lock."""
     config = current_app.config
-    _prune(game_id)
-    if _size(_game_dir(game_id)) + incoming > config["SCAN_GAME_QUOTA"]:
-        _prune(game_id, keep=0)
-        if _size(_game_dir(game_id)) + incoming > config["SCAN_GAME_QUOTA"]:
+    _prune(db, game_id)
+    if _size(db, game_id) + incoming > config["SCAN_GAME_QUOTA"]:
+        _prune(db, game_id, keep=0)
+        if _size(db, game_id) + incoming > config["SCAN_GAME_QUOTA"]:
             return False
-    scans = _game_dir(game_id).parent
-    _sweep(scans)
-    if _size(scans) + incoming <= config["SCAN_DISK_QUOTA"]:
+    _sweep(db)
+    if _size(db) + incoming <= config["SCAN_DISK_QUOTA"]:
         return True
-    for game in _folders(scans):  # still full: each game keeps its newest review only
-        _prune(game.name, keep=1)
-    return _size(scans) + incoming <= config["SCAN_DISK_QUOTA"]
+    for other in db.scalars(select(scans.c.game_id).distinct()).all():
+        _prune(db, other, keep=1)  # still full: each game keeps its newest review only
+    return _size(db) + incoming <= config["SCAN_DISK_QUOTA"]
 
 
 _swept = [0.0]  # when this process last swept every game's scans
 
 
-def _sweep(scans: Path, every: float = 60.0) -> None:
+def _sweep(db: Connection, every: float = 60.0) -> None:
     """Delete, in every game, the scans finished SCAN_KEEP ago (reviews nobody went back to)
     and those left unfinished SCAN_STALE ago: at most once a minute."""
     if time.monotonic() - _swept[0] < every:
         return
     _swept[0] = time.monotonic()
-    old = time.time() - current_app.config["SCAN_KEEP"]
-    for game in _folders(scans):
-        for folder in _folders(game):
-            if _finished(folder) and _modified(folder / "scan.json") < old:
-                shutil.rmtree(folder, ignore_errors=True)
-        _prune(game.name)
+    now = time.time()
+    db.execute(delete(scans).where(or_(
+        and_(scans.c.state != "reading", scans.c.updated < now - current_app.config["SCAN_KEEP"]),
+        and_(scans.c.state == "reading",
+             scans.c.updated < now - current_app.config["SCAN_STALE"]))))
+    crowded = (select(scans.c.game_id).where(scans.c.state != "reading")
+               .group_by(scans.c.game_id).having(func.count() > KEEP_SCANS))
+    for game_id in db.scalars(crowded).all():
+        _prune(db, game_id)
 
 
 # --- detection ------------------------------------------------------------------------------
@@ -266,7 +251,7 @@ def _detection_slot() -> Iterator[None]:
         slots.release()
 
 
-def _run_detection(stored: store.StoredGame, folder: Path,
+def _run_detection(stored: store.StoredGame, scan: Scan,
                    corners: list[list[float]] | None = None) -> None:
     """Detect the lanes on the stored photo and store the result (or why it failed).
 
@@ -275,6 +260,7 @@ def _run_detection(stored: store.StoredGame, folder: Path,
     With SCAN_ISOLATED (the default) the detector itself runs in a child process, killed at
     that limit, which gives the slot back; in the app's own process (tests that replace the
     detector) a detector that never returned would keep its slot, so the memory bound holds.
+    The thread only reads and makes images: this request writes them to the database.
     """
     # OpenCV loads with the first scan, not with the app
     from scorer.vision import detect, rectified_jpeg, to_claims
@@ -283,39 +269,41 @@ def _run_detection(stored: store.StoredGame, folder: Path,
     colors = [p.color for p in game.players]
     limit = float(current_app.config["SCAN_TIME_LIMIT"])
     isolated = bool(current_app.config["SCAN_ISOLATED"])
+    data = _file(stored.id, scan.id, "photo") or b""
+    scale = scan.scale  # corners come and go in the uploaded photo's pixels
     slots = _slots
     assert slots is not None
     if not slots.acquire(timeout=current_app.config["SCAN_WAIT"]):
         raise ScannerBusy
     outcome: dict[str, Any] = {}
+    files: dict[str, bytes] = {}  # images made for the review, stored with the outcome
+    columns: dict[str, Any] = {}
     done = threading.Event()
+    where = f"scan {scan.id} of game {stored.id}"
 
     def read() -> None:
         try:
-            data = (folder / "photo").read_bytes()
-            scale = _photo_scale(folder)  # corners come and go in the uploaded photo's pixels
             kept_corners = [[x / scale, y / scale] for x, y in corners] if corners else None
             if isolated:
                 detection = _detect_in_child(data, game.board.name, colors, kept_corners, limit)
             else:
                 detection = detect(data, game.board, colors, kept_corners)
-            rectified = rectified_jpeg(data, detection, game.board, RECTIFIED_WIDTH)
-            (folder / "rectified.jpg").write_bytes(rectified)
+            files["rectified.jpg"] = rectified_jpeg(data, detection, game.board, RECTIFIED_WIDTH)
             outcome["detection"] = detection.scaled(scale)
-            _keep_reduced(folder, data)
+            _keep_reduced(files, columns, data, scale)
         except ScorerError as exc:
             outcome["error"] = exc
             if type(exc).__name__ != "ImageRejected":
                 try:  # the corners page shows the photo next: reduced here, in the slot
-                    _shown_photo(folder, in_slot=True)
-                    _keep_reduced(folder, data)
+                    files["shown.jpg"], columns["shown_factor"] = _shown_photo(data, scale)
+                    _keep_reduced(files, columns, data, scale)
                 except (ScorerError, OSError):
                     pass
         except TookTooLong:
-            log.warning("detection of %s killed after SCAN_TIME_LIMIT", folder)
+            log.warning("detection of %s killed after SCAN_TIME_LIMIT", where)
             outcome["timeout"] = True
         except Exception:  # a detector's failure must not leave a scan that never finishes
-            log.exception("detection failed on %s", folder)
+            log.exception("detection failed on %s", where)
             outcome["failure"] = True
         finally:
             slots.release()
@@ -324,45 +312,40 @@ def _run_detection(stored: store.StoredGame, folder: Path,
     threading.Thread(target=read, name="detection", daemon=True).start()
     # isolated: the child is killed at the limit; the rest (rectified view) takes a second
     if not done.wait(limit + 30 if isolated else limit) or "timeout" in outcome:
-        log.warning("detection of %s still running after SCAN_TIME_LIMIT", folder)
-        _failed(folder, Message("Reading this photo took too long: try another photo."), True)
+        log.warning("detection of %s still running after SCAN_TIME_LIMIT", where)
+        _failed(stored.id, scan.id,
+                Message("Reading this photo took too long: try another photo."), True)
         return
     if "error" in outcome:
         error = outcome["error"]
-        _failed(folder, error.message, type(error).__name__ == "ImageRejected")
+        _failed(stored.id, scan.id, error.message, type(error).__name__ == "ImageRejected",
+                files, columns)
         return
     if "failure" in outcome:
-        _failed(folder, Message("The photo could not be read: try another photo."), True)
+        _failed(stored.id, scan.id,
+                Message("The photo could not be read: try another photo."), True)
         return
     detection = outcome["detection"]
     claims = to_claims(detection, {p.color: p.name for p in game.players})
-    with _locked(folder):  # a new reading (corners placed by hand) starts a new review
-        _write(folder / "scan.json", {
+    with _locked(stored.id, scan.id):  # a new reading (corners placed by hand) starts a new review
+        _save(stored.id, scan.id, {
             "detection": detection.to_json(), "confidence": detection.confidence,
             **claims.to_json(), "proposed": {}, "photo_size": list(detection.photo_size),
-        })
+        }, state="ready", **columns)
+        _put_files(stored.id, scan.id, files)
 
 
-def _photo_scale(folder: Path) -> float:
-    """Pixels of the uploaded photo per pixel of the photo kept (1: kept as uploaded)."""
-    try:
-        return float(_read(folder / "photo.json")["scale"])
-    except (OSError, ValueError, KeyError):
-        return 1.0
-
-
-def _keep_reduced(folder: Path, data: bytes) -> None:
+def _keep_reduced(files: dict[str, bytes], columns: dict[str, Any], data: bytes,
+                  scale: float) -> None:
     """Keep the photo for its review as an upright JPEG of KEPT_PHOTO_LONG px at most (in a
     detection slot: it decodes). A small photo, or one reduced already, stays as it is."""
     from scorer.vision import upright_jpeg  # OpenCV loads with the first scan, not with the app
 
-    if len(data) <= KEPT_PHOTO_BYTES or (folder / "photo.json").exists():
+    if len(data) <= KEPT_PHOTO_BYTES or scale != 1.0:
         return
     jpeg, scale = upright_jpeg(data, KEPT_PHOTO_LONG, 92, exact=True)
-    tmp = folder / f"photo.{secrets.token_hex(4)}.tmp"
-    tmp.write_bytes(jpeg)
-    _write(folder / "photo.json", {"scale": 1 / scale})
-    tmp.replace(folder / "photo")
+    files["photo"] = jpeg
+    columns["scale"] = 1 / scale
 
 
 class TookTooLong(Exception):
@@ -431,14 +414,15 @@ def _detect_child(send: Any, data: bytes, board: str, colors: list[str],
     send.close()
 
 
-def _failed(folder: Path, message: Message, rejected: bool) -> None:
+def _failed(game_id: str, scan_id: str, message: Message, rejected: bool,
+            files: dict[str, bytes] | None = None, columns: dict[str, Any] | None = None) -> None:
     """Store why the reading failed (the message, translated when shown): the scan is finished
     (and pruned like any other)."""
-    with _locked(folder):
-        result = _read(folder / "scan.json")
-        result["error"] = message.to_json()
-        result["rejected"] = rejected
-        _write(folder / "scan.json", result)
+    with _locked(game_id, scan_id) as scan:
+        _save(game_id, scan_id,
+              {**scan.result, "error": message.to_json(), "rejected": rejected},
+              state="failed", **(columns or {}))
+        _put_files(game_id, scan_id, files or {})
 
 
 def _lane_views(stored: store.StoredGame, result: dict[str, Any]) -> list[LaneView]:
@@ -525,21 +509,28 @@ def upload(game_id: str) -> Response | tuple[str, int]:
 
     if not photo_format(data[:16]):  # refused from its first bytes: nothing decoded or kept
         return _upload_error(stored, refuse(NOT_A_PHOTO), 415)
-    if not _make_room(game_id, len(data)):
+    scan_id = secrets.token_urlsafe(9)
+    db = get_db()
+    with transaction(db, game_id):
+        room = _make_room(db, game_id, len(data))
+        if room:
+            now = time.time()
+            db.execute(insert(scans).values(
+                game_id=game_id, id=scan_id, state="reading", created=now, updated=now,
+                result=json.dumps({"lanes": {}, "stations": {}, "proposed": {}})))
+            _put_files(game_id, scan_id, {"photo": data})
+    if not room:
         return _upload_error(stored, _("No room for more photos on the server right now: "
                                        "apply or leave the photos being reviewed, then try "
                                        "again."), 507)
-    scan_id = secrets.token_urlsafe(9)
-    folder = _game_dir(game_id) / scan_id
-    folder.mkdir(parents=True)
-    (folder / "photo").write_bytes(data)
-    _write(folder / "scan.json", {"lanes": {}, "stations": {}, "proposed": {}})
     try:
-        _run_detection(stored, folder)
+        _run_detection(stored, _scan(db, game_id, scan_id, change=True))
     except ScannerBusy:
-        shutil.rmtree(folder, ignore_errors=True)
+        with transaction(db, game_id):
+            db.execute(delete(scans).where(scans.c.game_id == game_id, scans.c.id == scan_id))
         return _upload_error(stored, _busy_message(), 503)
-    _prune(game_id)
+    with transaction(db, game_id):
+        _prune(db, game_id)
     target = url_for("scan.review", game_id=game_id, scan_id=scan_id)
     if is_htmx():
         response = Response(status=204)
@@ -562,8 +553,7 @@ def _upload_error(stored: store.StoredGame, message: str, status: int) -> Respon
 @bp.get("/<scan_id>")
 def review(game_id: str, scan_id: str) -> tuple[str, int] | str:
     stored = get_game(game_id)
-    folder = _scan_dir(game_id, scan_id)
-    result = _read(folder / "scan.json")
+    result = _scan(get_db(), game_id, scan_id).result
     if result.get("error"):
         return render_template(
             "pages/scan_failed.html", stored=stored, scan_id=scan_id,
@@ -611,7 +601,9 @@ def _review_context(stored: store.StoredGame, scan_id: str, result: dict[str, An
                                 | set(result.get("proposed_stations", {})))]
         if game.variant.stations else [],
         "cities": {c.name: c for c in shapes.cities} if game.variant.stations else {},
-        "has_photo": (_game_dir(stored.id) / scan_id / "rectified.jpg").exists(),
+        "has_photo": get_db().scalar(select(scan_files.c.name).where(
+            scan_files.c.game_id == stored.id, scan_files.c.scan_id == scan_id,
+            scan_files.c.name == "rectified.jpg")) is not None,
         "elapsed_ms": result.get("detection", {}).get("elapsed_ms"),
     }
 
@@ -735,13 +727,13 @@ def set_lane(game_id: str, scan_id: str, route_id: str) -> Response | tuple[str,
     """Correct one lane: the owner chosen (a card's button, a map tap's choice), or without
     one (a keyboard's Enter, no script) the owner after the one shown."""
     stored = get_game(game_id)
-    folder = _scan_dir(game_id, scan_id, change=True)
+    _scan(get_db(), game_id, scan_id, change=True)
     route = _route_or_refuse(stored, game_id, scan_id, route_id)
     if isinstance(route, Response):
         return route
     names = [p.name for p in stored.game.players]
-    with _locked(folder):
-        result = _read(folder / "scan.json")
+    with _locked(game_id, scan_id) as scan:
+        result = scan.result
         current = {lane.id: lane for lane in _lane_views(stored, result)}[route.id].proposed
         if "owner" in request.form:
             owner = request.form["owner"] or None
@@ -751,7 +743,7 @@ def set_lane(game_id: str, scan_id: str, route_id: str) -> Response | tuple[str,
             cycle = [None, *names]
             owner = cycle[(cycle.index(current) + 1) % len(cycle)]
         result["proposed"][route.id] = owner
-        _write(folder / "scan.json", result)
+        _save(game_id, scan_id, result)
     return _answer(stored, game_id, scan_id, result)
 
 
@@ -759,7 +751,7 @@ def set_lane(game_id: str, scan_id: str, route_id: str) -> Response | tuple[str,
 def set_station(game_id: str, scan_id: str) -> Response | str:
     """Correct one city's station (Europe): its owner, or nobody."""
     stored = get_game(game_id)
-    folder = _scan_dir(game_id, scan_id, change=True)
+    _scan(get_db(), game_id, scan_id, change=True)
     try:
         city = stored.game.board.city(request.form.get("city", "")[:120])
     except ScorerError as exc:
@@ -768,10 +760,10 @@ def set_station(game_id: str, scan_id: str) -> Response | str:
     if not stored.game.variant.stations or (
             owner is not None and owner not in {p.name for p in stored.game.players}):
         abort(400)
-    with _locked(folder):
-        result = _read(folder / "scan.json")
+    with _locked(game_id, scan_id) as scan:
+        result = scan.result
         result.setdefault("proposed_stations", {})[city] = owner
-        _write(folder / "scan.json", result)
+        _save(game_id, scan_id, result)
     return _answer(stored, game_id, scan_id, result)
 
 
@@ -779,30 +771,28 @@ def set_station(game_id: str, scan_id: str) -> Response | str:
 def accept_rest(game_id: str, scan_id: str) -> Response | str:
     """Every lane still to check taken as the review shows it (its best reading)."""
     stored = get_game(game_id)
-    folder = _scan_dir(game_id, scan_id, change=True)
-    with _locked(folder):
-        result = _read(folder / "scan.json")
+    with _locked(game_id, scan_id) as scan:
+        result = scan.result
         for lane in _lane_views(stored, result):
             if lane.doubtful:
                 result["proposed"][lane.id] = lane.proposed
-        _write(folder / "scan.json", result)
+        _save(game_id, scan_id, result)
     return _answer(stored, game_id, scan_id, result)
 
 
 @bp.post("/<scan_id>/apply")
 def apply(game_id: str, scan_id: str) -> Response | tuple[str, int] | str:
     stored = get_game(game_id)
-    folder = _scan_dir(game_id, scan_id, change=True)
-    # Under the lock: a correction answered before Apply is applied with it, one after it
-    # finds the scan closed; a second Apply (a double tap, another phone) too.
-    with _locked(folder):
-        return _apply(stored, scan_id, folder)
+    # Under the game's lock: a correction answered before Apply is applied with it, one after
+    # it finds the scan closed; a second Apply (a double tap, another phone) too. The photo's
+    # action and the scan's end are one transaction.
+    with _locked(game_id, scan_id) as scan:
+        return _apply(stored, scan_id, scan.result)
 
 
 def _apply(stored: store.StoredGame, scan_id: str,
-           folder: Path) -> Response | tuple[str, int] | str:
+           result: dict[str, Any]) -> Response | tuple[str, int] | str:
     game_id = stored.id
-    result = _read(folder / "scan.json")
     if result.get("error"):
         abort(409)
     lanes = _lane_views(stored, result)
@@ -828,7 +818,7 @@ def _apply(stored: store.StoredGame, scan_id: str,
         _("{player}: {lanes} lanes, {points} route points", player=p["name"],
           lanes=p["lanes"], points=p["points"])
         for p in _player_summary(stored, lanes)))
-    shutil.rmtree(folder, ignore_errors=True)
+    get_db().execute(delete(scans).where(scans.c.game_id == game_id, scans.c.id == scan_id))
     return back_to("play.game_page", game_id=game_id)
 
 
@@ -847,51 +837,57 @@ def scan_closed(_exc: ScanClosed) -> Response:
 
 @bp.get("/<scan_id>/rectified.jpg")
 def rectified(game_id: str, scan_id: str) -> Response:
+    return _image(game_id, scan_id, "rectified.jpg")
+
+
+def _image(game_id: str, scan_id: str, name: str) -> Response:
+    """One of the scan's stored images, or 404."""
     get_game(game_id)
-    path = _scan_dir(game_id, scan_id) / "rectified.jpg"
-    if not path.exists():
+    _scan(get_db(), game_id, scan_id)
+    data = _file(game_id, scan_id, name)
+    if data is None:
         abort(404)
-    return send_file(path, mimetype="image/jpeg", max_age=3600)
+    return send_file(io.BytesIO(data), mimetype="image/jpeg", max_age=3600)
 
 
-def _shown_photo(folder: Path, in_slot: bool = False) -> float:
-    """Write the reduced upright photo the corners are placed on; returns photo px per its px.
-    Decodes in a detection slot (``in_slot``: the caller holds one)."""
+def _shown_photo(data: bytes, scale: float) -> tuple[bytes, float]:
+    """The reduced upright photo the corners are placed on (a JPEG), and the uploaded photo's
+    px per its px. Decodes: the caller holds a detection slot."""
     from scorer.vision import upright_jpeg  # OpenCV loads with the first scan, not with the app
 
-    meta = folder / "shown.json"
-    if meta.exists():
-        return float(_read(meta)["factor"])
-    if not in_slot:  # a scan failed before it was made here (older version): decode in the pool
-        with _detection_slot():
-            return _shown_photo(folder, in_slot=True)
-    jpeg, scale = upright_jpeg((folder / "photo").read_bytes(), CORNER_PHOTO_LONG, 80)
-    scale /= _photo_scale(folder)  # shown px per px of the photo as uploaded
-    tmp = folder / f"shown.{secrets.token_hex(4)}.tmp"  # two phones may make it at once
-    tmp.write_bytes(jpeg)
-    tmp.replace(folder / "shown.jpg")
-    _write(meta, {"factor": 1 / scale})
-    return 1 / scale
+    jpeg, shown = upright_jpeg(data, CORNER_PHOTO_LONG, 80)
+    shown /= scale  # shown px per px of the photo as uploaded
+    return jpeg, 1 / shown
+
+
+def _shown_factor(game_id: str, scan: Scan) -> float:
+    """The corners page's photo factor, its photo made (in a detection slot) and stored first
+    when the scan has none yet (a scan that failed before such photos were made)."""
+    if scan.shown_factor is not None:
+        return scan.shown_factor
+    data = _file(game_id, scan.id, "photo") or b""
+    with _detection_slot():
+        jpeg, factor = _shown_photo(data, scale=scan.scale)
+    with _locked(game_id, scan.id) as now:  # two phones may make it at once: one is kept
+        _save(game_id, scan.id, now.result, shown_factor=factor)
+        _put_files(game_id, scan.id, {"shown.jpg": jpeg})
+    return factor
 
 
 @bp.get("/<scan_id>/photo.jpg")
 def photo(game_id: str, scan_id: str) -> Response:
     """The photo, upright and reduced, to place the corners on by hand."""
-    get_game(game_id)
-    path = _scan_dir(game_id, scan_id) / "shown.jpg"
-    if not path.exists():
-        abort(404)
-    return send_file(path, mimetype="image/jpeg", max_age=3600)
+    return _image(game_id, scan_id, "shown.jpg")
 
 
 @bp.get("/<scan_id>/corners")
 def corners_page(game_id: str, scan_id: str) -> tuple[str, int] | str:
     stored = get_game(game_id)
-    folder = _scan_dir(game_id, scan_id)
+    scan = _scan(get_db(), game_id, scan_id)
+    result = scan.result
     try:
-        result = _read(folder / "scan.json")
-        factor = _shown_photo(folder)
-    except FileNotFoundError:  # pruned meanwhile (newer photos of the game)
+        factor = _shown_factor(game_id, scan)
+    except ScanClosed:  # pruned meanwhile (newer photos of the game)
         abort(404)
     except ScannerBusy:
         return render_template("pages/scan_failed.html", stored=stored, scan_id=scan_id,
@@ -908,7 +904,7 @@ def corners_page(game_id: str, scan_id: str) -> tuple[str, int] | str:
 def set_corners(game_id: str, scan_id: str) -> Response | tuple[str, int]:
     """Read the board again with the four corners the players placed (in photo pixels)."""
     stored = get_game(game_id)
-    folder = _scan_dir(game_id, scan_id)
+    scan = _scan(get_db(), game_id, scan_id)
     try:
         values = [float(request.form.get(f"c{i}", "")) for i in range(8)]
     except ValueError:
@@ -918,7 +914,7 @@ def set_corners(game_id: str, scan_id: str) -> Response | tuple[str, int]:
         return back_to("scan.corners_page", game_id=game_id, scan_id=scan_id)
     corners = [values[i:i + 2] for i in range(0, 8, 2)]
     try:
-        _run_detection(stored, folder, corners)
+        _run_detection(stored, scan, corners)
     except ScannerBusy:
         flash_message(_busy_message(), error=True)
         return back_to("scan.corners_page", game_id=game_id, scan_id=scan_id)

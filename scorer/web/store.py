@@ -16,6 +16,11 @@ from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from typing import Any
 
+from sqlalchemy import Connection, and_, bindparam, insert, or_, select, true, update
+from sqlalchemy import delete as delete_rows
+from sqlalchemy.dialects.postgresql import insert as postgres_insert
+from sqlalchemy.dialects.sqlite import insert as sqlite_insert
+
 from scorer.errors import IllegalMove
 from scorer.game import (
     Action,
@@ -28,7 +33,8 @@ from scorer.game import (
     action_from_json,
 )
 from scorer.scoring import score
-from scorer.web.db import Connection, transaction
+from scorer.web.db import actions as action_rows
+from scorer.web.db import device_games, games, transaction
 
 MAX_GAME_NAME = 80
 # Steps a game's log may hold: a real game makes a few hundred taps; 5,000 replay in ~60 ms, so a
@@ -93,13 +99,24 @@ class _ReplayCache:
 
 _cache = _ReplayCache(_CACHE_SIZE)
 
+# The statements of every tap, built once: SQLAlchemy then only looks their compiled form up.
+_BY_ID = select(games).where(games.c.id == bindparam("key"))
+_BY_SHARE = select(games).where(games.c.share == bindparam("key"))
+_LOG = (select(action_rows.c.action).where(action_rows.c.game_id == bindparam("game_id"))
+        .order_by(action_rows.c.seq))
+_CUT_LOG = delete_rows(action_rows).where(action_rows.c.game_id == bindparam("game_id"),
+                                          action_rows.c.seq >= bindparam("from_seq"))
+_APPEND = insert(action_rows)
+_MOVE = update(games).where(games.c.id == bindparam("game_id")).values(
+    cursor=bindparam("to_cursor"), version=games.c.version + 1, updated=bindparam("now"))
+
 
 def _now() -> str:
     return datetime.now(UTC).isoformat(timespec="seconds")
 
 
 def _db_key(db: Connection) -> str:
-    return db.path
+    return db.engine.url.render_as_string(hide_password=False)
 
 
 def setup_of(game: Game) -> dict[str, Any]:
@@ -140,19 +157,17 @@ def create(
     now = _now()
     name = (name.strip() or f"{game.variant.title} {now[:10]}")[:MAX_GAME_NAME]
     with transaction(db):
-        db.execute(
-            "INSERT INTO games (id, share, name, variant, setup, cursor, version, created, updated)"
-            " VALUES (?, ?, ?, ?, ?, ?, 0, ?, ?)",
-            (game_id, share, name, game.variant.name, json.dumps(setup_of(game)), len(actions),
-             now, now),
-        )
-        db.executemany(
-            "INSERT INTO actions (game_id, seq, action, created) VALUES (?, ?, ?, ?)",
-            [(game_id, i, json.dumps(a.to_json()), now) for i, a in enumerate(actions)],
-        )
+        db.execute(insert(games).values(
+            id=game_id, share=share, name=name, variant=game.variant.name,
+            setup=json.dumps(setup_of(game)), cursor=len(actions), version=0, created=now,
+            updated=now,
+        ))
+        if actions:
+            db.execute(insert(action_rows), [
+                {"game_id": game_id, "seq": i, "action": json.dumps(a.to_json()), "created": now}
+                for i, a in enumerate(actions)])
         if device:
-            db.execute("INSERT INTO device_games (device, game_id, role) VALUES (?, ?, 'edit')",
-                       (device, game_id))
+            db.execute(insert(device_games).values(device=device, game_id=game_id, role="edit"))
     return game_id
 
 
@@ -162,47 +177,44 @@ ROLES = ("watch", "edit")  # what a device holds of a game: its read-only link, 
 def join(db: Connection, device: str, game_id: str, role: str) -> None:
     """List the game in the device's history (a device that opened its edit link keeps that,
     even when it opens the read-only link later)."""
-    row = db.execute("SELECT role FROM device_games WHERE device = ? AND game_id = ?",
-                     (device, game_id)).fetchone()
-    if row is not None and ROLES.index(row["role"]) >= ROLES.index(role):
+    row = db.execute(select(device_games.c.role).where(
+        device_games.c.device == device, device_games.c.game_id == game_id)).first()
+    if row is not None and ROLES.index(row.role) >= ROLES.index(role):
         return
+    upsert = postgres_insert if db.dialect.name == "postgresql" else sqlite_insert
+    statement = upsert(device_games).values(device=device, game_id=game_id, role=role)
     with transaction(db):
-        db.execute(
-            "INSERT INTO device_games (device, game_id, role) VALUES (?, ?, ?)"
-            " ON CONFLICT (device, game_id) DO UPDATE SET role = excluded.role",
-            (device, game_id, role),
-        )
+        db.execute(statement.on_conflict_do_update(
+            index_elements=["device", "game_id"], set_={"role": statement.excluded.role}))
 
 
 def forget(db: Connection, device: str, game_id: str) -> None:
     """Take the game off the device's history (the game itself stays)."""
     with transaction(db):
-        db.execute("DELETE FROM device_games WHERE device = ? AND game_id = ?", (device, game_id))
+        db.execute(delete_rows(device_games).where(device_games.c.device == device,
+                                                   device_games.c.game_id == game_id))
 
 
 def load(db: Connection, key: str, *, by_share: bool = False) -> StoredGame | None:
     """The game with this id (or read-only share token), replayed; None if there is none."""
-    column = "share" if by_share else "id"
-    row = db.execute(f"SELECT * FROM games WHERE {column} = ?", (key,)).fetchone()
+    row = db.execute(_BY_SHARE if by_share else _BY_ID, {"key": key}).first()
     if row is None:
         return None
-    cache_key = (_db_key(db), row["id"])
-    cached = _cache.get(cache_key, row["version"])
+    cache_key = (_db_key(db), row.id)
+    cached = _cache.get(cache_key, row.version)
     if cached is None:
         log = tuple(
-            action_from_json(json.loads(r["action"]))
-            for r in db.execute(
-                "SELECT action FROM actions WHERE game_id = ? ORDER BY seq", (row["id"],)
-            )
+            action_from_json(json.loads(action))
+            for action in db.scalars(_LOG, {"game_id": row.id})
         )
-        game = replay(row["variant"], json.loads(row["setup"]), log[: row["cursor"]])
-        _cache.put(cache_key, row["version"], log, game)
+        game = replay(row.variant, json.loads(row.setup), log[: row.cursor])
+        _cache.put(cache_key, row.version, log, game)
     else:
         log, game = cached
     return StoredGame(
-        id=row["id"], share=row["share"], name=row["name"], variant=row["variant"],
-        cursor=row["cursor"], version=row["version"], created=row["created"],
-        updated=row["updated"], log=log, game=game,
+        id=row.id, share=row.share, name=row.name, variant=row.variant,
+        cursor=row.cursor, version=row.version, created=row.created,
+        updated=row.updated, log=log, game=game,
     )
 
 
@@ -229,15 +241,10 @@ def record(db: Connection, game_id: str, action: Action) -> StoredGame:
         game = stored.game.copy()
         game.apply(action)
         now = _now()
-        db.execute("DELETE FROM actions WHERE game_id = ? AND seq >= ?", (game_id, stored.cursor))
-        db.execute(
-            "INSERT INTO actions (game_id, seq, action, created) VALUES (?, ?, ?, ?)",
-            (game_id, stored.cursor, json.dumps(action.to_json()), now),
-        )
-        db.execute(
-            "UPDATE games SET cursor = ?, version = version + 1, updated = ? WHERE id = ?",
-            (stored.cursor + 1, now, game_id),
-        )
+        db.execute(_CUT_LOG, {"game_id": game_id, "from_seq": stored.cursor})
+        db.execute(_APPEND, {"game_id": game_id, "seq": stored.cursor,
+                             "action": json.dumps(action.to_json()), "created": now})
+        db.execute(_MOVE, {"game_id": game_id, "to_cursor": stored.cursor + 1, "now": now})
     # The game as this transaction left it (the row was locked): a read after the commit could
     # already show a later write from another phone. Cached only once committed.
     written = replace(stored, cursor=stored.cursor + 1, version=stored.version + 1, updated=now,
@@ -263,13 +270,10 @@ def move_cursor(
             return stored, None
         moved = stored.log[min(stored.cursor, target)]
         now = _now()
-        db.execute(
-            "UPDATE games SET cursor = ?, version = version + 1, updated = ? WHERE id = ?",
-            (target, now, game_id),
-        )
-        setup = db.execute("SELECT setup FROM games WHERE id = ?", (game_id,)).fetchone()
+        db.execute(_MOVE, {"game_id": game_id, "to_cursor": target, "now": now})
+        setup = db.scalar(select(games.c.setup).where(games.c.id == game_id))
     # As for record: the state this transaction wrote, cached once committed.
-    game = replay(stored.variant, json.loads(setup["setup"]), stored.log[:target])
+    game = replay(stored.variant, json.loads(setup), stored.log[:target])
     written = replace(stored, cursor=target, version=stored.version + 1, updated=now, game=game)
     _cache.put((_db_key(db), game_id), written.version, written.log, written.game)
     return written, moved
@@ -280,16 +284,14 @@ def rename(db: Connection, game_id: str, name: str) -> bool:
     if not name:
         return False
     with transaction(db):
-        cur = db.execute(
-            "UPDATE games SET name = ?, version = version + 1, updated = ? WHERE id = ?",
-            (name, _now(), game_id),
-        )
+        cur = db.execute(update(games).where(games.c.id == game_id).values(
+            name=name, version=games.c.version + 1, updated=_now()))
     return cur.rowcount == 1
 
 
 def delete(db: Connection, game_id: str) -> bool:
     with transaction(db):
-        cur = db.execute("DELETE FROM games WHERE id = ?", (game_id,))
+        cur = db.execute(delete_rows(games).where(games.c.id == game_id))
     _cache.drop((_db_key(db), game_id))
     return cur.rowcount == 1
 
@@ -313,31 +315,34 @@ def history(db: Connection, device: str | None = None, *, old: bool = True,
     """The games a device made or opened (``device`` None: every game), most recently changed
     first, with their current winners (cached per version). ``old``: also the games made before
     devices were told apart, as every device listed them then."""
+    listed: Any = device_games.c.role.is_not(None)
+    if device is None:
+        listed = true()
+    elif old:
+        listed = or_(listed, games.c.before_devices == 1)
     rows = db.execute(
-        "SELECT g.id, g.share, g.name, g.variant, g.setup, g.cursor, g.version, g.created,"
-        " g.updated, g.summary, g.summary_version, d.role FROM games g"
-        " LEFT JOIN device_games d ON d.game_id = g.id AND d.device = ?"
-        " WHERE ? OR d.role IS NOT NULL OR (? AND g.before_devices = 1)"
-        " ORDER BY g.updated DESC, g.rowid DESC LIMIT ?",
-        (device or "", device is None, old, limit),
-    ).fetchall()
+        select(games.c.id, games.c.share, games.c.name, games.c.variant, games.c.setup,
+               games.c.cursor, games.c.version, games.c.created, games.c.updated,
+               games.c.summary, games.c.summary_version, device_games.c.role)
+        .outerjoin(device_games, and_(device_games.c.game_id == games.c.id,
+                                      device_games.c.device == (device or "")))
+        .where(listed).order_by(games.c.updated.desc(), games.c.rowid.desc()).limit(limit)
+    ).all()
     result = []
     for row in rows:
-        if row["summary_version"] == row["version"] and row["summary"] is not None:
-            winners = tuple(json.loads(row["summary"]))
+        if row.summary_version == row.version and row.summary is not None:
+            winners = tuple(json.loads(row.summary))
         else:
-            stored = load(db, row["id"])
+            stored = load(db, row.id)
             winners = tuple(score(stored.game).winners) if stored and stored.cursor else ()
             with transaction(db):
-                db.execute(
-                    "UPDATE games SET summary = ?, summary_version = ? WHERE id = ?",
-                    (json.dumps(list(winners)), row["version"], row["id"]),
-                )
+                db.execute(update(games).where(games.c.id == row.id).values(
+                    summary=json.dumps(list(winners)), summary_version=row.version))
         result.append(GameSummary(
-            id=row["id"], share=row["share"], role=row["role"] or "edit", name=row["name"],
-            variant=row["variant"],
-            players=tuple(json.loads(row["setup"])["players"]), winners=winners,
-            actions=row["cursor"], created=row["created"], updated=row["updated"],
+            id=row.id, share=row.share, role=row.role or "edit", name=row.name,
+            variant=row.variant,
+            players=tuple(json.loads(row.setup)["players"]), winners=winners,
+            actions=row.cursor, created=row.created, updated=row.updated,
         ))
     return result
 
@@ -346,11 +351,12 @@ def recent_names(db: Connection, device: str | None = None, limit: int = 12) -> 
     """Player names of the device's latest games (``device`` None: of any game), most recent
     first, each once."""
     names: dict[str, None] = {}
-    rows = db.execute(
-        "SELECT g.setup FROM games g WHERE ? OR g.id IN"
-        " (SELECT game_id FROM device_games WHERE device = ? AND role = 'edit')"
-        " ORDER BY g.created DESC, g.rowid DESC LIMIT 30", (device is None, device or ""))
-    for row in rows:
-        for player in json.loads(row["setup"])["players"]:
+    edited = select(device_games.c.game_id).where(device_games.c.device == device,
+                                                  device_games.c.role == "edit")
+    rows = db.scalars(
+        select(games.c.setup).where(true() if device is None else games.c.id.in_(edited))
+        .order_by(games.c.created.desc(), games.c.rowid.desc()).limit(30))
+    for setup in rows:
+        for player in json.loads(setup)["players"]:
             names.setdefault(player["name"], None)
     return list(names)[:limit]

@@ -16,6 +16,7 @@ import atexit
 import os
 import secrets
 from pathlib import Path
+from typing import Any
 from urllib.parse import quote
 
 import pytest
@@ -77,3 +78,29 @@ def app_config(folder: Path, name: str = "terminus.sqlite3") -> dict[str, str]:
     if target.startswith("postgresql://"):
         return {"DATABASE": str(Path(folder) / name), "DATABASE_URL": target}
     return {"DATABASE": target, "DATABASE_URL": ""}
+
+
+def stored_scans(app: Any, game_id: str) -> dict[str, dict[str, Any]]:
+    """The photo reviews an app keeps for a game, read from its database: scan id -> its row
+    (state, result JSON, …) with ``files``, its images by name."""
+    from sqlalchemy import select
+
+    from scorer.web.db import get_db, scan_files, scans
+
+    with app.app_context():
+        db = get_db()
+        found = {row.id: dict(row._mapping, files={}) for row in db.execute(
+            select(scans).where(scans.c.game_id == game_id))}
+        for row in db.execute(select(scan_files).where(scan_files.c.game_id == game_id)):
+            found[row.scan_id]["files"][row.name] = row.data
+    return found
+
+
+def change_scans(app: Any, statement: Any) -> None:
+    """Run one change (an SQLAlchemy statement) on the app's database, committed."""
+    from scorer.web.db import get_db, transaction
+
+    with app.app_context():
+        db = get_db()
+        with transaction(db):
+            db.execute(statement)

@@ -7,15 +7,17 @@ stay within their quotas."""
 from __future__ import annotations
 
 import io
-import os
 import time
 
 import numpy as np
 import pytest
 from PIL import EpsImagePlugin, Image
+from sqlalchemy import delete, insert, update
 
 from scorer.vision.decode import decode
 from scorer.vision.errors import ImageRejected
+from scorer.web.db import scan_files, scans
+from tests.hardening.databases import change_scans, stored_scans
 from tests.hardening.live import Phone, players
 from tests.hardening.test_upload_pool import (
     NOT_A_BOARD,
@@ -41,6 +43,14 @@ def noise_png(size: tuple[int, int] = (600, 450)) -> bytes:
     buffer = io.BytesIO()
     Image.fromarray(pixels).save(buffer, "PNG")
     return buffer.getvalue()
+
+
+def forget_corner_photo(app, game: str, scan_id: str) -> None:  # type: ignore[no-untyped-def]
+    """Make the scan as one kept from before the corners page's photo was made with it."""
+    change_scans(app, delete(scan_files).where(scan_files.c.scan_id == scan_id,
+                                               scan_files.c.name == "shown.jpg"))
+    change_scans(app, update(scans).where(scans.c.game_id == game, scans.c.id == scan_id)
+                 .values(shown_factor=None))
 
 
 @pytest.fixture
@@ -82,8 +92,7 @@ def test_an_eps_upload_is_refused_at_once_and_nothing_is_kept(tmp_path, no_eps):
         assert "not an image we can read (JPEG, PNG, WebP, HEIC)" in answer.text
         assert took < 0.5
         assert not no_eps
-        folder = os.path.join(app.instance_path, "scans", game)
-        assert not os.path.exists(folder) or not os.listdir(folder)
+        assert not stored_scans(app, game)
 
 
 def test_a_detector_failure_ends_as_a_message_and_a_finished_scan(tmp_path, monkeypatch):
@@ -105,8 +114,7 @@ def test_a_detector_failure_ends_as_a_message_and_a_finished_scan(tmp_path, monk
             phone.close()
         assert [a.status for a in answers] == [303] * 5
         assert review.status == 422 and "The photo could not be read" in review.text
-        folder = os.path.join(app.instance_path, "scans", game)
-        assert len(os.listdir(folder)) <= 3  # failed scans are finished, so pruned
+        assert len(stored_scans(app, game)) <= 3  # failed scans are finished, so pruned
         assert slots.acquire(timeout=1)  # and the slot came back
         slots.release()
 
@@ -119,10 +127,8 @@ def test_the_corners_page_decodes_in_the_detection_pool(tmp_path):
         try:
             located = upload(phone, game, NOT_A_BOARD).headers["location"]
             scan_path = located.split(f":{port}")[-1]
-            folder = os.path.join(app.instance_path, "scans", game, scan_path.rsplit("/", 1)[1])
-            for name in ("shown.jpg", "shown.json"):  # as a scan kept from before: not made yet
-                if os.path.exists(os.path.join(folder, name)):
-                    os.remove(os.path.join(folder, name))
+            # as a scan kept from before: its corner photo not made yet
+            forget_corner_photo(app, game, scan_path.rsplit("/", 1)[1])
             assert slots.acquire(timeout=1)
             try:
                 start = time.monotonic()
@@ -141,8 +147,7 @@ def test_the_corners_page_decodes_in_the_detection_pool(tmp_path):
 def test_a_games_scans_and_the_servers_stay_within_their_quotas(tmp_path):
     photo = noise_png()
     with served(tmp_path, workers=1, wait=5) as (port, slots, games, app):
-        app.config.update(SCAN_GAME_QUOTA=3 * len(photo), SCAN_DISK_QUOTA=4 * len(photo),
-                          SCAN_FOLDER=str(tmp_path / "scans"))  # this server's scans alone
+        app.config.update(SCAN_GAME_QUOTA=3 * len(photo), SCAN_DISK_QUOTA=4 * len(photo))
         phone = Phone(port).open()
         first, second = (phone.new_game({"variant": "europe", "players": players("Ann", "Bob")})
                          for _ in range(2))
@@ -150,21 +155,18 @@ def test_a_games_scans_and_the_servers_stay_within_their_quotas(tmp_path):
         try:
             answers = [upload(phone, first, photo) for _ in range(6)]
             # a scan whose request died long ago (a killed process) is pruned too
-            dead = os.path.join(tmp_path, "scans", second, "dead")
-            os.makedirs(dead)
-            with open(os.path.join(dead, "photo"), "wb") as out:
-                out.write(photo)
-            os.utime(dead, (0, 0))
+            change_scans(app, insert(scans).values(game_id=second, id="dead", state="reading",
+                                                   result="{}", created=0, updated=0))
+            change_scans(app, insert(scan_files).values(game_id=second, scan_id="dead",
+                                                        name="photo", data=photo))
             more = [upload(phone, second, photo) for _ in range(3)]
         finally:
             phone.close()
-        scans = os.path.join(tmp_path, "scans")
-        size = sum(os.path.getsize(os.path.join(root, name))
-                   for root, _dirs, names in os.walk(scans) for name in names
-                   if name == "photo")
+        kept = {**stored_scans(app, first), **stored_scans(app, second)}
+        size = sum(len(row["files"].get("photo", b"")) for row in kept.values())
         assert [a.status for a in answers + more] == [303] * 9
         assert size <= 4 * len(photo)
-        assert not os.path.exists(dead)
+        assert "dead" not in kept
 
 
 def test_a_photo_larger_than_the_game_quota_is_refused_and_not_kept(tmp_path):
@@ -179,8 +181,7 @@ def test_a_photo_larger_than_the_game_quota_is_refused_and_not_kept(tmp_path):
         finally:
             phone.close()
         assert answer.status == 507 and "No room for more photos" in answer.text
-        folder = os.path.join(app.instance_path, "scans", game)
-        assert not os.path.exists(folder) or not os.listdir(folder)
+        assert not stored_scans(app, game)
 
 
 def test_decodes_from_any_mix_of_requests_never_exceed_the_pool(tmp_path, monkeypatch):
@@ -221,10 +222,7 @@ def test_decodes_from_any_mix_of_requests_never_exceed_the_pool(tmp_path, monkey
         # scans of another game: the uploads below would prune their own game's older scans
         scans = [upload(owner, other, photo).headers["location"] for _ in range(3)]
         for located in scans:  # as scans kept from before: the corner photo not made yet
-            folder = os.path.join(app.instance_path, "scans", other, located.rsplit("/", 1)[1])
-            for name in ("shown.jpg", "shown.json"):
-                if os.path.exists(os.path.join(folder, name)):
-                    os.remove(os.path.join(folder, name))
+            forget_corner_photo(app, other, located.rsplit("/", 1)[1])
         owner.close()
         now.update(most=0, calls=0)
         phones = [Phone(port, timeout=60).open() for _ in range(12)]
@@ -301,9 +299,9 @@ def test_a_read_photo_is_kept_reduced_and_corners_by_hand_still_read_it(tmp_path
         games.append(game)
         try:
             review = upload(phone, game, photo).headers["location"].split(f":{port}")[-1]
-            folder = Path(app.instance_path) / "scans" / game / review.rsplit("/", 1)[1]
-            first = json_module.loads((folder / "scan.json").read_text())
-            kept = (folder / "photo").read_bytes()
+            scan_id = review.rsplit("/", 1)[1]
+            first = json_module.loads(stored_scans(app, game)[scan_id]["result"])
+            kept = stored_scans(app, game)[scan_id]["files"]["photo"]
             corners_page = phone.get(review + "/corners").text
             shown = [float(v) for v in re.findall(r'name="c\d" inputmode="decimal" value="'
                                                   r'([\d.]+)"', corners_page)]
@@ -311,7 +309,7 @@ def test_a_read_photo_is_kept_reduced_and_corners_by_hand_still_read_it(tmp_path
             shown_photo = Image.open(io.BytesIO(phone.get(review + "/photo.jpg").body))
             values = {f"c{i}": str(v) for i, v in enumerate(np.ravel(truth["corners"]))}
             again = phone.post(review + "/corners", values, hx=False)
-            second = json_module.loads((folder / "scan.json").read_text())
+            second = json_module.loads(stored_scans(app, game)[scan_id]["result"])
         finally:
             phone.close()
     assert len(kept) < 2 * 2**20 and Image.open(io.BytesIO(kept)).format == "JPEG"
@@ -330,7 +328,7 @@ def test_reviews_left_for_days_are_deleted_by_any_upload(tmp_path, monkeypatch):
     from scorer.web import scan
 
     with served(tmp_path, workers=1, wait=5) as (port, slots, games, app):
-        app.config.update(SCAN_FOLDER=str(tmp_path / "scans"), SCAN_KEEP=3600)
+        app.config["SCAN_KEEP"] = 3600
         phone = Phone(port).open()
         left, busy = (phone.new_game({"variant": "europe", "players": players("Ann", "Bob")})
                       for _ in range(2))
@@ -338,14 +336,14 @@ def test_reviews_left_for_days_are_deleted_by_any_upload(tmp_path, monkeypatch):
         try:
             old = upload(phone, left, NOT_A_BOARD).headers["location"].rsplit("/", 1)[1]
             recent = upload(phone, left, NOT_A_BOARD).headers["location"].rsplit("/", 1)[1]
-            scan_json = tmp_path / "scans" / left / old / "scan.json"
-            os.utime(scan_json, (time.time() - 7200, time.time() - 7200))  # 2 h ago
+            change_scans(app, update(scans).where(scans.c.id == old)
+                         .values(updated=time.time() - 7200))  # finished 2 h ago
             monkeypatch.setattr(scan, "_swept", [0.0])
             assert upload(phone, busy, NOT_A_BOARD).status == 303  # another game's upload
         finally:
             phone.close()
-        assert not (tmp_path / "scans" / left / old).exists()
-        assert (tmp_path / "scans" / left / recent).exists()
+        assert old not in stored_scans(app, left)
+        assert recent in stored_scans(app, left)
 
 
 def test_a_detection_over_the_time_limit_is_killed_and_gives_its_slot_back(tmp_path):

@@ -7,9 +7,11 @@ from __future__ import annotations
 import json
 import re
 
+from sqlalchemy import update
+
 from scorer.game import Game, Player
 from scorer.web import create_app, store
-from scorer.web.db import get_db
+from scorer.web.db import games, get_db, transaction
 from tests.hardening.databases import app_config
 from tests.hardening.live import Phone, players, thread_server
 
@@ -59,7 +61,8 @@ def _game_from_before(app) -> str:  # type: ignore[no-untyped-def]
         db = get_db()
         game_id = store.create(db, Game.new("usa", [Player("Zed", "red"),
                                                     Player("Yan", "blue")]), "From before")
-        db.execute("UPDATE games SET before_devices = 1 WHERE id = ?", (game_id,))
+        with transaction(db):
+            db.execute(update(games).where(games.c.id == game_id).values(before_devices=1))
     return game_id
 
 

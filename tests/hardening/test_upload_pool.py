@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import io
 import secrets
-import shutil
 import time
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
@@ -17,7 +16,7 @@ from contextlib import contextmanager
 from PIL import Image
 
 from scorer.web import create_app, scan
-from tests.hardening.databases import app_config
+from tests.hardening.databases import app_config, stored_scans
 from tests.hardening.live import Phone, players, thread_server
 
 # A photo of no board: it goes through to the detector, which reads "no board" quickly.
@@ -57,12 +56,8 @@ def served(tmp_path, workers: int, wait: float, **config):  # type: ignore[no-un
                       "SCAN_WORKERS": workers, "SCAN_WAIT": wait, **config})
     slots = scan._slots
     games: list[str] = []
-    try:
-        with thread_server(app, threads=8) as port:
-            yield port, slots, games, app
-    finally:
-        for game in games:  # scans live in the app's instance folder
-            shutil.rmtree(scan.Path(app.instance_path) / "scans" / game, ignore_errors=True)
+    with thread_server(app, threads=8) as port:
+        yield port, slots, games, app
 
 
 def test_an_upload_finding_the_pool_full_waits_then_gets_busy_and_keeps_nothing(tmp_path):
@@ -74,8 +69,7 @@ def test_an_upload_finding_the_pool_full_waits_then_gets_busy_and_keeps_nothing(
         assert answer.status == 503
         assert "The scanner is busy with other photos" in answer.text
         assert 0.5 <= waited < 5
-        folder = scan.Path(app.instance_path) / "scans" / game
-        assert not folder.exists() or not any(folder.iterdir())
+        assert not stored_scans(app, game)
 
 
 def test_uploads_waiting_together_for_the_pool_do_not_delete_each_others_photos(tmp_path):

@@ -14,6 +14,7 @@ import pytest
 from PIL import Image
 
 from scorer.web import scan
+from tests.hardening.databases import app_config, on_postgres, stored_scans
 from tests.web.conftest import players
 
 SAMPLES = Path(__file__).resolve().parents[2] / "sample_photos"
@@ -171,7 +172,7 @@ def test_an_upload_without_a_csrf_token_is_refused(client, usa, usa_photo):
                              data={"photo": (io.BytesIO(usa_photo[0]), "b.jpg")},
                              content_type="multipart/form-data")
     assert answer.status_code == 400
-    assert not (Path(client.raw.application.instance_path) / "scans" / usa).exists()
+    assert not stored_scans(client.raw.application, usa)
 
 
 def test_a_busy_scanner_says_so(client, usa, usa_photo, monkeypatch):
@@ -209,12 +210,14 @@ def read_as(lanes: dict[str, dict], board: str = "usa", stations: dict | None = 
     """A stand-in for the detection: ``lanes`` read as given, every other lane surely empty."""
     from scorer.boards import load_board
 
-    def read(stored, folder, corners=None):
+    def read(stored, kept, corners=None):
         empty = {"owner": None, "color": None, "confidence": 0.99}
-        scan._write(folder / "scan.json", {
-            "detection": {"elapsed_ms": 5}, "confidence": 0.9,
-            "lanes": {rid: lanes.get(rid, empty) for rid in load_board(board).routes},
-            "stations": stations or {}, "proposed": {}, "photo_size": [400, 300]})
+        with scan._locked(stored.id, kept.id):
+            scan._save(stored.id, kept.id, {
+                "detection": {"elapsed_ms": 5}, "confidence": 0.9,
+                "lanes": {rid: lanes.get(rid, empty) for rid in load_board(board).routes},
+                "stations": stations or {}, "proposed": {}, "photo_size": [400, 300]},
+                state="ready")
 
     return read
 
@@ -521,3 +524,32 @@ def test_more_stations_than_a_player_has_is_said_before_apply(client, europe, mo
     client.post(url + "/stations", data={"city": "Madrid", "owner": ""})
     assert "data-check" not in client.get(url).text
     assert client.post(url + "/apply").status_code == 303
+
+
+@pytest.mark.skipif(not on_postgres(), reason="servers share a database on PostgreSQL only")
+def test_two_servers_on_one_database_share_a_photo_review_from_upload_to_apply(tmp_path,
+                                                                              usa_photo):
+    from scorer.web import create_app
+    from tests.web.conftest import Client
+
+    config = {"TESTING": True, **app_config(tmp_path), "SECRET_KEY": "two-servers"}
+    phones = []
+    for machine in ("first", "second"):
+        app = create_app(config)
+        app.instance_path = str(tmp_path / machine)  # each machine its own instance folder
+        phones.append(Client(app.test_client()))
+    first, second = phones
+    data, truth = usa_photo
+    game_id = new_game(first, "usa", truth["players"])
+    url = scan_url(upload(first, game_id, data))
+    review = second.get(url)
+    assert review.status_code == 200
+    assert second.get(url + "/rectified.jpg").status_code == 200
+    shown = lanes_shown(review.text)
+    lane = "helena--seattle"
+    owner = "Ann" if shown[lane] == "Bob" else "Bob"
+    assert first.post(url + f"/lanes/{lane}", data={"owner": owner}).status_code == 303
+    assert second.post(url + "/apply").status_code == 303
+    expected = {**{route: name for route, name in shown.items() if name}, lane: owner}
+    assert owners(first, game_id) == owners(second, game_id) == expected
+    assert not stored_scans(first.raw.application, game_id)  # the review ended on both

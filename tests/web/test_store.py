@@ -6,8 +6,9 @@ from __future__ import annotations
 import json
 import sqlite3
 
-import psycopg
 import pytest
+from sqlalchemy import text
+from sqlalchemy.exc import OperationalError, ProgrammingError
 
 from scorer.errors import IllegalMove
 from scorer.game import ClaimRoute, Game, Player, UnclaimRoute
@@ -31,27 +32,33 @@ def new_game() -> Game:
 
 def test_migrations_bring_the_schema_to_the_last_version_once(tmp_path):
     connection = db.connect(database(tmp_path, "m.sqlite3"))
-    assert db.schema_version(connection) == 0
-    assert db.migrate(connection) == len(db.MIGRATIONS) == len(db.POSTGRES_MIGRATIONS)
-    assert db.schema_version(connection) == len(db.MIGRATIONS)
+    assert db.schema_version_of(connection) == 0
+    assert db.migrate(connection) == db.SCHEMA_VERSION
+    assert db.schema_version_of(connection) == db.SCHEMA_VERSION
     db.migrate(connection)  # a second start changes nothing
-    assert connection.execute("SELECT COUNT(*) FROM schema_version").fetchone()[0] == 1
-    columns = {c[0] for c in connection.execute("SELECT * FROM games").description}
-    assert {"id", "share", "cursor", "version", "summary"} <= columns
+    assert connection.scalar(text("SELECT COUNT(*) FROM schema_version")) == 1
+    columns = set(connection.execute(text("SELECT * FROM games")).keys())
+    assert {"id", "share", "cursor", "version", "summary", "before_devices"} <= columns
 
 
 @sqlite_only
 def test_the_database_runs_in_wal_mode(conn):
-    assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    assert conn.scalar(text("PRAGMA journal_mode")) == "wal"
 
 
 def test_a_failed_step_leaves_nothing_behind(conn):
-    with pytest.raises((sqlite3.OperationalError, psycopg.errors.UndefinedTable)), \
+    with pytest.raises(ProgrammingError if on_postgres() else OperationalError), \
             db.transaction(conn):
-        conn.execute("INSERT INTO games (id, share, name, variant, setup, created, updated)"
-                     " VALUES ('x', 'y', 'n', 'usa', '{}', '', '')")
-        conn.execute("INSERT INTO nowhere VALUES (1)")
-    assert conn.execute("SELECT COUNT(*) FROM games").fetchone()[0] == 0
+        conn.execute(text("INSERT INTO games (id, share, name, variant, setup, created, updated)"
+                          " VALUES ('x', 'y', 'n', 'usa', '{}', '', '')"))
+        conn.execute(text("INSERT INTO nowhere VALUES (1)"))
+    assert conn.scalar(text("SELECT COUNT(*) FROM games")) == 0
+
+
+def test_a_statement_with_a_literal_percent_sign_or_question_mark_runs_on_both_engines(conn):
+    # The old layer rewrote every "?" to "%s" for PostgreSQL: both broke such a statement.
+    said = conn.scalar(text("SELECT 'Ready? 100% ' || :name"), {"name": "50% Ann?"})
+    assert said == "Ready? 100% 50% Ann?"
 
 
 def test_the_game_is_the_replay_of_the_log_up_to_the_cursor(conn):
@@ -75,7 +82,7 @@ def test_a_refused_action_is_not_recorded(conn):
         store.record(conn, game_id, UnclaimRoute("berlin--wien"))
     stored = store.load(conn, game_id)
     assert stored.cursor == 1 and stored.version == 1
-    assert conn.execute("SELECT COUNT(*) FROM actions").fetchone()[0] == 1
+    assert conn.scalar(text("SELECT COUNT(*) FROM actions")) == 1
 
 
 def test_recording_after_an_undo_drops_the_undone_actions(conn):
@@ -108,21 +115,67 @@ def test_history_and_recent_names(conn):
     assert store.delete(conn, first) and store.load(conn, first) is None
 
 
-def test_a_database_of_an_older_schema_is_migrated_keeping_its_games(tmp_path):
-    connection = db.connect(database(tmp_path, "old.sqlite3"))
-    db.schema_version(connection)
-    with db.transaction(connection):  # the database as the first release left it
-        for statement in filter(str.strip, db.migrations(connection)[0].split(";")):
-            connection.execute(statement)
-        connection.execute("INSERT INTO schema_version (version) VALUES (1)")
-        connection.execute(
-            "INSERT INTO games (id, share, name, variant, setup, created, updated)"
-            " VALUES ('g', 's', 'Old', 'usa', ?, '2025', '2025')",
-            (json.dumps({"players": [{"name": "A", "color": "red"},
-                                     {"name": "B", "color": "blue"}]}),))
-    db.migrate(connection)
-    assert db.schema_version(connection) == len(db.MIGRATIONS)
+# The schema as the first release made it, and the two steps after it, written out as that code
+# ran them on SQLite: a database made then must open with its games.
+FIRST_RELEASE = """
+    CREATE TABLE schema_version (version INTEGER NOT NULL);
+    CREATE TABLE games (
+        id TEXT PRIMARY KEY, share TEXT NOT NULL UNIQUE, name TEXT NOT NULL,
+        variant TEXT NOT NULL, setup TEXT NOT NULL, cursor INTEGER NOT NULL DEFAULT 0,
+        version INTEGER NOT NULL DEFAULT 0, created TEXT NOT NULL, updated TEXT NOT NULL);
+    CREATE TABLE actions (
+        game_id TEXT NOT NULL REFERENCES games(id) ON DELETE CASCADE, seq INTEGER NOT NULL,
+        action TEXT NOT NULL, created TEXT NOT NULL, PRIMARY KEY (game_id, seq));
+    CREATE INDEX games_updated ON games(updated);
+"""
+SUMMARIES = """
+    ALTER TABLE games ADD COLUMN summary TEXT;
+    ALTER TABLE games ADD COLUMN summary_version INTEGER NOT NULL DEFAULT -1;
+"""
+DEVICES = """
+    CREATE TABLE device_games (
+        device TEXT NOT NULL, game_id TEXT NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+        role TEXT NOT NULL, PRIMARY KEY (device, game_id));
+    CREATE INDEX device_games_game ON device_games(game_id);
+    ALTER TABLE games ADD COLUMN before_devices INTEGER NOT NULL DEFAULT 0;
+    UPDATE games SET before_devices = 1;
+"""
+
+
+@sqlite_only
+@pytest.mark.parametrize("steps", [1, 3])
+def test_a_database_made_by_the_old_code_is_upgraded_keeping_its_games(tmp_path, steps):
+    path = tmp_path / "old.sqlite3"
+    old = sqlite3.connect(path)
+    old.executescript(FIRST_RELEASE + "".join((SUMMARIES, DEVICES)[:steps - 1]))
+    old.execute("INSERT INTO schema_version (version) VALUES (?)", (steps,))
+    old.execute("INSERT INTO games (id, share, name, variant, setup, created, updated)"
+                " VALUES ('g', 's', 'Old', 'usa', ?, '2025', '2025')",
+                (json.dumps({"players": [{"name": "A", "color": "red"},
+                                         {"name": "B", "color": "blue"}]}),))
+    old.execute("INSERT INTO actions VALUES ('g', 0, ?, '2025')",
+                (json.dumps(ClaimRoute("A", "atlanta--miami").to_json()),))
+    old.commit()
+    old.close()
+    connection = db.connect(path)
+    assert db.migrate(connection) == db.SCHEMA_VERSION
     assert [g.name for g in store.history(connection)] == ["Old"]
+    stored = store.load(connection, "g")
+    assert stored is not None and stored.cursor == 0 and len(stored.log) == 1
+    store.record(connection, "g", ClaimRoute("B", "boston--montreal"))
+    assert connection.scalar(text("SELECT COUNT(*) FROM scans")) == 0
+
+
+def test_a_percent_sign_in_a_name_or_a_value_is_stored_as_typed(conn):
+    game = Game.new("europe", [Player("100% Ann", "red"), Player("Bob %s", "blue")])
+    game_id = store.create(conn, game, "50% off: %(name)s ?", device="d%1")
+    store.record(conn, game_id, ClaimRoute("100% Ann", "paris--zurich"))
+    assert store.rename(conn, game_id, "Tous à 100 % ?")
+    store.join(conn, "d%2", game_id, "watch")
+    listed = store.history(conn, "d%1")
+    assert [(g.name, g.players[0]["name"]) for g in listed] == [("Tous à 100 % ?", "100% Ann")]
+    assert store.recent_names(conn, "d%1") == ["100% Ann", "Bob %s"]
+    assert store.load(conn, game_id).game.claims[0].player == "100% Ann"
 
 
 def test_two_phones_tapping_at_once_both_count(tmp_path):

@@ -595,14 +595,23 @@
   document.addEventListener("htmx:afterSwap", markPending);
   document.addEventListener("htmx:oobAfterSwap", markPending);
 
-  // An answer can be older than the board shown: a poll read before a tap was recorded and
-  // answered after it. Its board, counters and tickets would show the tap undone until the
-  // next poll, so they are left out; its message (a poll has none) still comes. Its parts
-  // are swapped one by one, the board first after the message, all in one go.
+  // The version the page shows goes with every change asked for: the answer then carries
+  // only what changed from it (the whole board when the page is behind).
+  document.addEventListener("htmx:configRequest", function (e) {
+    var status = document.querySelector("#status[data-version]");
+    if (status && e.detail.verb === "post") {
+      e.detail.parameters.v = status.getAttribute("data-version");
+    }
+  });
+
+  // An answer can be older than the page: a poll read before a tap was recorded and answered
+  // after it. Its board, counters and tickets would show the tap undone until the next poll,
+  // so they are left out; its message (a poll has none) still comes. Its parts are swapped
+  // one by one, the status (which holds the version) first after the message, all in one go.
   var staleAnswer = false;
   document.addEventListener("htmx:oobBeforeSwap", function (e) {
     var target = e.detail.target;
-    if (target.id === "board") {
+    if (target.id === "status") {
       var incoming = e.detail.fragment.querySelector("[data-version]");
       var version = incoming && incoming.getAttribute("data-version");
       staleAnswer = version !== null && +version < +target.getAttribute("data-version");

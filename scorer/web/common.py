@@ -25,12 +25,13 @@ from flask import (
 from werkzeug.exceptions import HTTPException, SecurityError
 
 from scorer.errors import ScorerError
+from scorer.game import Game
 from scorer.rules import VARIANTS
-from scorer.scoring import Scoresheet, score
+from scorer.scoring import Scoresheet, best_station_use, express_order, score
 from scorer.web import devices, store
 from scorer.web.db import get_db
 from scorer.web.i18n import _, translate_error
-from scorer.web.svg import board_shapes, board_svg
+from scorer.web.svg import board_changes, board_shapes, board_svg
 
 MODES = ("routes", "stations", "ticket")
 _ACTIVE_KEPT = 12  # games whose selected player the session remembers
@@ -125,15 +126,57 @@ def live_context(
         )
         for p in sheet.players
     ]
-    stations = {s.city: game.color_of(s.player) for s in game.stations}
     return {
         "stored": stored, "game": game, "sheet": sheet, "variant": game.variant,
         "shapes": board_shapes(game.board.name), "lanes": lane_classes(stored, highlight),
-        "stations": stations, "lines": lines, "editable": editable,
+        "stations": station_colors(game), "lines": lines, "editable": editable,
         "active": active or game.players[0].name, "mode": mode if mode in MODES else "routes",
         "first_city": first_city, "final_round": game.final_round_triggered(),
         "colors": {p.name: p.color for p in game.players},
     }
+
+
+def station_colors(game: Game) -> dict[str, str]:
+    """City -> the colour of the station on it."""
+    return {s.city: game.color_of(s.player) for s in game.stations}
+
+
+@dataclass(frozen=True)
+class Changes:
+    """What a board drawn from one state shows differently from another: the lanes and
+    cities to draw again, and whether the tickets and the Express order changed."""
+
+    lanes: frozenset[str]
+    cities: frozenset[str]
+    tickets: bool
+    express: bool
+
+
+def _ticket_state(game: Game) -> tuple:
+    return tuple(best_station_use(game, p.name, [t for t in game.tickets if t.player == p.name])
+                 for p in game.players)
+
+
+def changes(
+    shown: store.StoredGame, stored: store.StoredGame, shown_first: str, first_city: str
+) -> Changes:
+    """What changed from ``shown`` (the state a phone's board shows, with the ticket city it
+    has picked) to ``stored``: a tap's answer carries only that."""
+    old, new = lane_classes(shown), lane_classes(stored)
+    lanes = {r for r in old.keys() | new.keys() if old.get(r, "") != new.get(r, "")}
+    old_stations, new_stations = station_colors(shown.game), station_colors(stored.game)
+    cities = {c for c in old_stations.keys() | new_stations.keys()
+              if old_stations.get(c) != new_stations.get(c)}
+    if shown_first != first_city:
+        cities |= {shown_first, first_city} - {""}
+    before, after = shown.game, stored.game
+    # Ticket results need the connections worked out: only when someone holds a ticket.
+    tickets = bool(before.tickets or after.tickets) and (
+        before.tickets != after.tickets or _ticket_state(before) != _ticket_state(after))
+    express = after.variant.bonus == "express" and (
+        before.express_order != after.express_order
+        or express_order(before) != express_order(after))
+    return Changes(frozenset(lanes), frozenset(cities), tickets, express)
 
 
 def refuse(exc: ScorerError | str) -> str:
@@ -285,4 +328,5 @@ def init_app(app: Flask) -> None:
     app.register_error_handler(SecurityError, _untrusted_host)
     app.register_error_handler(HTTPException, _http_error)
     app.after_request(_compress)
-    app.jinja_env.globals.update(variants=VARIANTS, board_svg=board_svg)
+    app.jinja_env.globals.update(variants=VARIANTS, board_svg=board_svg,
+                                 board_changes=board_changes)

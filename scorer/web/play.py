@@ -30,6 +30,7 @@ from scorer.web import store
 from scorer.web.common import (
     active_player,
     back_to,
+    changes,
     flash_message,
     get_game,
     is_htmx,
@@ -57,11 +58,13 @@ def _ui() -> dict[str, str]:
 def answer(
     stored: store.StoredGame, *, message: str | None = None, error: str | None = None,
     status: int = 200, active: str | None = None, custom: tuple[str, str] | None = None,
-    **ui: Any,
+    shown: store.StoredGame | None = None, **ui: Any,
 ) -> Response | tuple[str, int]:
     """The live partials for htmx, else a redirect to the game page with a flashed message.
 
-    ``custom``: two cities to prefill in the custom ticket form.
+    ``custom``: two cities to prefill in the custom ticket form. ``shown``: the state before
+    the action (default ``stored``); when the phone says (field ``v``) that its board shows
+    that version, the answer carries only what changed from it, else the whole board.
     """
     active = active_player(stored, active)
     search = request.form.get("q", "").strip()[:MAX_FIELD]
@@ -72,7 +75,10 @@ def answer(
         return back_to("play.game_page", game_id=stored.id, **extra)
     context = live_context(stored, editable=True, active=active, **ui)
     # A refused action changed nothing here, but the phone may be behind (another phone
-    # claimed the lane it tapped): the answer brings its board and counters up to date too.
+    # claimed the lane it tapped): the answer then brings its whole board up to date.
+    shown = shown or stored
+    if request.form.get("v", type=int) == shown.version:
+        context["changes"] = changes(shown, stored, _field("first_city"), context["first_city"])
     if search:  # a ticket added from the deck search: its results show who holds what now
         context.update(search_context(stored, search))
     body = render_template("partials/_live.html", message=message, error=error, oob=True,
@@ -88,18 +94,18 @@ def apply(
 
     The message also says what the action set off: the final round, a new Express order.
     """
-    before = stored.game
+    before = stored
     try:
         stored = store.record(get_db(), stored.id, action)
     except ScorerError as exc:
         # Refused against the state under the lock, which another phone may just have changed:
         # answer with that state, so this phone's board shows why.
         fresh = store.load(get_db(), stored.id) or stored
-        return answer(fresh, error=refuse(exc), status=422, active=active, **ui)
+        return answer(fresh, error=refuse(exc), status=422, active=active, shown=before, **ui)
     except KeyError:
         abort(404)
-    return answer(stored, message=" ".join([message, *consequences(before, stored.game)]),
-                  active=active, **ui)
+    return answer(stored, message=" ".join([message, *consequences(before.game, stored.game)]),
+                  active=active, shown=before, **ui)
 
 
 def consequences(before: Game, after: Game) -> list[str]:
@@ -426,6 +432,7 @@ def express_order(game_id: str) -> Response | tuple[str, int]:
 def _cursor_move(game_id: str, step: int) -> Response | tuple[str, int]:
     ui = _ui()
     expect = request.form.get("cursor", type=int)
+    before = get_game(game_id)
     try:
         after, moved = store.move_cursor(get_db(), game_id, step, expect)
     except KeyError:
@@ -438,7 +445,7 @@ def _cursor_move(game_id: str, step: int) -> Response | tuple[str, int]:
             text = _("Already done: the game had changed.")
         return answer(after, error=text, status=409, **ui)
     template = "Undone: {action}." if step < 0 else "Redone: {action}."
-    return answer(after, message=_(template, action=describe(after, moved)), **ui)
+    return answer(after, message=_(template, action=describe(after, moved)), shown=before, **ui)
 
 
 @bp.post("/undo")

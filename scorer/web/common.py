@@ -88,11 +88,25 @@ def active_player(stored: store.StoredGame, requested: str | None = None) -> str
 
 @dataclass(frozen=True)
 class PlayerLine:
+    index: int  # the player's place in the game: the id of their line in the bar and strip
     name: str
     color: str
     trains_left: int
     route_points: int
     stations_left: int
+
+
+def player_lines(game: Game) -> list[PlayerLine]:
+    """Each player's counters, as the player bar and the strip show them."""
+    variant = game.variant
+    return [
+        PlayerLine(
+            index=i, name=p.name, color=p.color, trains_left=game.trains_left(p.name),
+            route_points=sum(variant.route_points(r.length) for r in game.routes_of(p.name)),
+            stations_left=variant.stations - len(game.stations_of(p.name)),
+        )
+        for i, p in enumerate(game.players)
+    ]
 
 
 def lane_classes(stored: store.StoredGame, highlight: frozenset[str] = frozenset()) -> dict:
@@ -119,17 +133,10 @@ def live_context(
     """Everything the live partials (board, players, status, tickets, express) render."""
     game = stored.game
     sheet = scoresheet(stored)
-    lines = [
-        PlayerLine(
-            name=p.name, color=p.color, trains_left=p.trains_left, route_points=p.route_points,
-            stations_left=game.variant.stations - p.stations_placed,
-        )
-        for p in sheet.players
-    ]
     return {
         "stored": stored, "game": game, "sheet": sheet, "variant": game.variant,
         "shapes": board_shapes(game.board.name), "lanes": lane_classes(stored, highlight),
-        "stations": station_colors(game), "lines": lines, "editable": editable,
+        "stations": station_colors(game), "lines": player_lines(game), "editable": editable,
         "active": active or game.players[0].name, "mode": mode if mode in MODES else "routes",
         "first_city": first_city, "final_round": game.final_round_triggered(),
         "colors": {p.name: p.color for p in game.players},
@@ -143,11 +150,14 @@ def station_colors(game: Game) -> dict[str, str]:
 
 @dataclass(frozen=True)
 class Changes:
-    """What a board drawn from one state shows differently from another: the lanes and
-    cities to draw again, and whether the tickets and the Express order changed."""
+    """What a page drawn from one state shows differently from another: the lanes, cities
+    and player lines to draw again, and whether the strip's final round, the tickets and the
+    Express order changed."""
 
     lanes: frozenset[str]
     cities: frozenset[str]
+    players: frozenset[int]  # the lines of the player bar and strip whose counters changed
+    final_round: bool  # who plays the final round changed: the whole strip
     tickets: bool
     express: bool
 
@@ -170,13 +180,16 @@ def changes(
     if shown_first != first_city:
         cities |= {shown_first, first_city} - {""}
     before, after = shown.game, stored.game
+    final_round = before.final_round_triggered() != after.final_round_triggered()
+    players = frozenset(new.index for old, new in zip(player_lines(before), player_lines(after),
+                                                      strict=True) if old != new)
     # Ticket results need the connections worked out: only when someone holds a ticket.
     tickets = bool(before.tickets or after.tickets) and (
         before.tickets != after.tickets or _ticket_state(before) != _ticket_state(after))
     express = after.variant.bonus == "express" and (
         before.express_order != after.express_order
         or express_order(before) != express_order(after))
-    return Changes(frozenset(lanes), frozenset(cities), tickets, express)
+    return Changes(frozenset(lanes), frozenset(cities), players, final_round, tickets, express)
 
 
 def refuse(exc: ScorerError | str) -> str:

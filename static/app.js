@@ -460,14 +460,15 @@
   }
 
   // --- Taps sent to the server: queued, one at a time, in the order they were made -------
-  // Every answer swaps the whole board (or the whole photo review) for new elements, and htmx
+  // An answer swaps in new elements for what it changed: the lane tapped, the forms of Undo
+  // and Redo, the whole board when the page was behind (or the whole photo review), and htmx
   // listens to those only once it has settled them, 20 ms after the swap or later on a busy
   // phone. A tap in between reached an element nobody listened to yet, and a tap that htmx
-  // queued behind the one in flight was dropped with the element the answer replaced: both
-  // sent nothing and said nothing. So a tap is queued here by what it names (a lane, a city,
-  // a form's button) with what it meant when it was made, and sent from that lane, city or
-  // form as it is on the page once the answer to the tap before it is in; answers then also
-  // come back in order.
+  // queued behind the one in flight (hx-sync) was dropped with the element the answer
+  // replaced: both sent nothing and said nothing. So a tap is queued here by what it names
+  // (a lane, a city, a form's button) with what it meant when it was made, and sent from that
+  // lane, city or form as it is on the page once the answer to the tap before it is in, with
+  // the version that answer left; answers then also come back in order.
   var DOUBLE_TAP_MS = 300;  // Android's double-tap time; tests/browser/conftest.py waits it out
   // A tap whose answer has not come in this long is given up, said to be lost, and the taps
   // after it go: a request hung on bad Wi-Fi must not hold them back without a word.

@@ -23,6 +23,7 @@ from flask import (
     url_for,
 )
 from werkzeug.exceptions import HTTPException, SecurityError
+from werkzeug.local import LocalProxy
 
 from scorer.errors import ScorerError
 from scorer.game import Game
@@ -132,9 +133,11 @@ def live_context(
 ) -> dict[str, Any]:
     """Everything the live partials (board, players, status, tickets, express) render."""
     game = stored.game
-    sheet = scoresheet(stored)
     return {
-        "stored": stored, "game": game, "sheet": sheet, "variant": game.variant,
+        # Scored when a partial first reads it: the longest paths are most of a tap's time,
+        # and a tap's answer without the tickets or the Express order needs no score.
+        "stored": stored, "game": game, "sheet": LocalProxy(lambda: scoresheet(stored)),
+        "variant": game.variant,
         "shapes": board_shapes(game.board.name), "lanes": lane_classes(stored, highlight),
         "stations": station_colors(game), "lines": player_lines(game), "editable": editable,
         "active": active or game.players[0].name, "mode": mode if mode in MODES else "routes",

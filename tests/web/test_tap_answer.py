@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import re
 
-from tests.web.conftest import Client, lane_class, message
+from tests.web.conftest import Client, lane_class, message, players
+from tests.web.test_play import ANN_LONDON_ISTANBUL
 
 VERSION = re.compile(r'id="status" class="status" data-version="(\d+)"')
 
@@ -96,3 +97,37 @@ def test_the_tickets_come_with_a_tap_only_when_they_changed(client, europe):
                         "v": version(claim.text)})
     assert ticket.status_code == 200
     assert 'id="tickets"' in ticket.text and 'data-completed="true"' in ticket.text
+
+
+def test_a_claim_that_changes_the_express_order_brings_it_and_one_that_does_not_leaves_it(
+    client,
+):
+    game = client.api_game({"variant": "express",
+                            "players": players("Ann:red", "Bob:blue", "Cleo:green")})
+    v = page_version(client, game)
+    for route in ANN_LONDON_ISTANBUL:
+        answer = client.hx(f"/games/{game}/routes/{route}",
+                           {"player": "Ann", "do": "claim", "v": v})
+        assert "data-route-id=" in answer.text and 'id="board"' not in answer.text
+        v = version(answer.text)
+    assert re.search(r'<section id="express"[^>]*hx-swap-oob="true">.*data-express="Ann"',
+                     answer.text, re.S)
+    quiet = client.hx(f"/games/{game}/routes/berlin--essen",
+                      {"player": "Cleo", "do": "claim", "v": v})
+    assert 'id="express"' not in quiet.text
+
+
+def test_the_final_round_brings_the_whole_strip_with_its_flag_and_the_banner(client):
+    game = client.api_game({"variant": "express", "players": players("Ann:red", "Bob:blue")})
+    for route in ("budapest--kyiv", "petrograd--stockholm", "athina--brindisi",
+                  "berlin--danzig"):
+        client.hx(f"/games/{game}/routes/{route}", {"player": "Ann"})
+    answer = client.hx(f"/games/{game}/routes/paris--zurich",
+                       {"player": "Ann", "v": page_version(client, game)})
+    assert 'id="board"' not in answer.text
+    assert '<div id="strip" class="strip-players strip-2" hx-swap-oob="true">' in answer.text
+    assert "data-strip-final" in answer.text and "data-final-round" in answer.text
+    released = client.hx(f"/games/{game}/routes/paris--zurich",
+                         {"player": "Ann", "v": version(answer.text)})
+    assert 'id="strip"' in released.text and "data-strip-final" not in released.text
+    assert "data-final-round" not in released.text

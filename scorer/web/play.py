@@ -75,9 +75,12 @@ def answer(
         return back_to("play.game_page", game_id=stored.id, **extra)
     context = live_context(stored, editable=True, active=active, **ui)
     # A refused action changed nothing here, but the phone may be behind (another phone
-    # claimed the lane it tapped): the answer then brings its whole board up to date.
+    # claimed the lane it tapped): the answer then brings its whole board up to date. So it
+    # does when another phone wrote while this action waited: a poll answered meanwhile may
+    # have shown this phone that write, which the changes from ``shown`` could have undone.
     shown = shown or stored
-    if request.form.get("v", type=int) == shown.version:
+    if (request.form.get("v", type=int) == shown.version
+            and stored.version - shown.version <= 1):
         context["changes"] = changes(shown, stored, _field("first_city"), context["first_city"])
     if search:  # a ticket added from the deck search: its results show who holds what now
         context.update(search_context(stored, search))

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import re
 
+from scorer.game import ClaimRoute
+from scorer.web import store
 from tests.web.conftest import Client, lane_class, message, players
 from tests.web.test_play import ANN_LONDON_ISTANBUL
 
@@ -60,6 +62,27 @@ def test_a_tap_from_a_page_behind_the_game_gets_the_whole_board(client, europe):
     assert answer.text.count("data-route-id=") == 101
     assert "own-red" in lane_class(answer.text, "paris--zurich")
     assert "own-blue" in lane_class(answer.text, "amsterdam--essen")
+
+
+def test_a_tap_recorded_after_another_phones_write_gets_the_whole_board(
+    client, europe, monkeypatch
+):
+    # A poll answered while the tap waited may have shown this phone the other write, and
+    # the changes from the page's version could not be applied over it.
+    record = store.record
+
+    def after_another_phone(db, game_id, action):  # type: ignore[no-untyped-def]
+        record(db, game_id, ClaimRoute("Ann", "amsterdam--essen"))
+        return record(db, game_id, action)
+
+    v = page_version(client, europe)
+    monkeypatch.setattr(store, "record", after_another_phone)
+    answer = client.hx(f"/games/{europe}/routes/paris--zurich",
+                       {"player": "Bob", "do": "claim", "v": v})
+    assert answer.status_code == 200
+    assert answer.text.count("data-route-id=") == 101
+    assert "own-red" in lane_class(answer.text, "amsterdam--essen")
+    assert "own-blue" in lane_class(answer.text, "paris--zurich")
 
 
 def test_a_refused_tap_from_a_page_up_to_date_changes_no_lane(client, europe):

@@ -607,15 +607,19 @@
 
   // An answer can be older than the page: a poll read before a tap was recorded and answered
   // after it. Its board, counters and tickets would show the tap undone until the next poll,
-  // so they are left out; its message (a poll has none) still comes. Its parts are swapped
-  // one by one, the status (which holds the version) first after the message, all in one go.
+  // so they are left out; its message (a poll has none) still comes. So is an answer that
+  // carries only the changes from a version (data-base) other than the page's: the next poll
+  // brings them from the page's own. Its parts are swapped one by one, the status (which
+  // holds the version) first after the message, all in one go.
   var staleAnswer = false;
   document.addEventListener("htmx:oobBeforeSwap", function (e) {
     var target = e.detail.target;
     if (target.id === "status") {
       var incoming = e.detail.fragment.querySelector("[data-version]");
       var version = incoming && incoming.getAttribute("data-version");
-      staleAnswer = version !== null && +version < +target.getAttribute("data-version");
+      var base = incoming && incoming.getAttribute("data-base");
+      var shown = target.getAttribute("data-version");
+      staleAnswer = version !== null && (+version < +shown || (base !== null && base !== shown));
       if (staleAnswer) setTimeout(function () { staleAnswer = false; }, 0);
     }
     if (staleAnswer && target.id !== "message") e.detail.shouldSwap = false;

@@ -5,7 +5,9 @@ from __future__ import annotations
 import gzip
 import json
 import re
+import threading
 import unicodedata
+from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any
 
@@ -133,6 +135,8 @@ def live_context(
 ) -> dict[str, Any]:
     """Everything the live partials (board, players, status, tickets, express) render."""
     game = stored.game
+    if editable:
+        remember_shown(stored)
     return {
         # Scored when a partial first reads it: the longest paths are most of a tap's time,
         # and a tap's answer without the tickets or the Express order needs no score.
@@ -157,6 +161,7 @@ class Changes:
     and player lines to draw again, and whether the strip's final round, the tickets and the
     Express order changed."""
 
+    base: int  # the version they are changes from
     lanes: frozenset[str]
     cities: frozenset[str]
     players: frozenset[int]  # the lines of the player bar and strip whose counters changed
@@ -174,7 +179,7 @@ def changes(
     shown: store.StoredGame, stored: store.StoredGame, shown_first: str, first_city: str
 ) -> Changes:
     """What changed from ``shown`` (the state a phone's board shows, with the ticket city it
-    has picked) to ``stored``: a tap's answer carries only that."""
+    has picked) to ``stored``: a tap's answer, or a poll's, carries only that."""
     old, new = lane_classes(shown), lane_classes(stored)
     lanes = {r for r in old.keys() | new.keys() if old.get(r, "") != new.get(r, "")}
     old_stations, new_stations = station_colors(shown.game), station_colors(stored.game)
@@ -192,7 +197,29 @@ def changes(
     express = after.variant.bonus == "express" and (
         before.express_order != after.express_order
         or express_order(before) != express_order(after))
-    return Changes(frozenset(lanes), frozenset(cities), players, final_round, tickets, express)
+    return Changes(shown.version, frozenset(lanes), frozenset(cities), players, final_round,
+                   tickets, express)
+
+
+_SHOWN_KEPT = 512  # game states (all games together) a poll can be answered with changes from
+_shown: OrderedDict[tuple[str, int], store.StoredGame] = OrderedDict()
+_shown_lock = threading.Lock()
+
+
+def remember_shown(stored: store.StoredGame) -> None:
+    """Keep a state sent to a game page: a poll from that page names its version, and gets
+    only what changed since (a version identifies one state of a game, in every process)."""
+    with _shown_lock:
+        _shown[(stored.id, stored.version)] = stored
+        _shown.move_to_end((stored.id, stored.version))
+        while len(_shown) > _SHOWN_KEPT:
+            _shown.popitem(last=False)
+
+
+def shown_at(game_id: str, version: int | None) -> store.StoredGame | None:
+    """The state of a game at a version this process sent to a page, if still kept."""
+    with _shown_lock:
+        return _shown.get((game_id, version)) if version is not None else None
 
 
 def refuse(exc: ScorerError | str) -> str:

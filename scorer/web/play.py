@@ -37,6 +37,7 @@ from scorer.web.common import (
     live_context,
     refuse,
     scoresheet,
+    shown_at,
 )
 from scorer.web.db import get_db
 from scorer.web.i18n import _, color_name, plural
@@ -208,9 +209,14 @@ def live(game_id: str) -> Response | tuple[str, int]:
     if not is_htmx():
         return back_to("play.game_page", game_id=game_id)
     active = active_player(stored, request.args.get("player"))
+    first_city = request.args.get("first_city", "")[:MAX_FIELD]
     context = live_context(stored, editable=True, active=active,
-                           mode=request.args.get("mode", "routes"),
-                           first_city=request.args.get("first_city", "")[:MAX_FIELD])
+                           mode=request.args.get("mode", "routes"), first_city=first_city)
+    # Only what changed since the version the page shows, when this process sent it that
+    # state (the page leaves the answer out if it has moved on meanwhile; see static/app.js).
+    shown = shown_at(stored.id, request.args.get("v", type=int))
+    if shown is not None:
+        context["changes"] = changes(shown, stored, first_city, first_city)
     return render_template("partials/_live.html", oob=True, poll=True, **context), 200
 
 

@@ -154,3 +154,24 @@ def test_the_final_round_brings_the_whole_strip_with_its_flag_and_the_banner(cli
                          {"player": "Ann", "v": version(answer.text)})
     assert 'id="strip"' in released.text and "data-strip-final" not in released.text
     assert "data-final-round" not in released.text
+
+
+def test_a_poll_brings_only_what_another_phone_changed_since_the_version_it_was_sent(
+    client, europe
+):
+    v = page_version(client, europe)
+    client.hx(f"/games/{europe}/routes/paris--zurich", {"player": "Ann", "do": "claim"})
+    poll = client.get(f"/games/{europe}/live?v={v}", headers={"HX-Request": "true"})
+    assert poll.status_code == 200
+    assert 'id="board"' not in poll.text and poll.text.count("data-route-id=") == 1
+    assert "own-red" in lane_class(poll.text, "paris--zurich")
+    assert f'data-version="{int(v) + 1}" data-base="{v}"' in poll.text
+    assert 'id="message"' not in poll.text  # a poll leaves the message bar alone
+
+
+def test_a_poll_from_a_version_this_server_never_sent_gets_the_whole_board(client, europe):
+    # Plain form posts: each answered with a redirect, no state sent to a page.
+    client.post(f"/games/{europe}/routes/paris--zurich", {"player": "Ann", "do": "claim"})
+    client.post(f"/games/{europe}/routes/amsterdam--essen", {"player": "Bob", "do": "claim"})
+    poll = client.get(f"/games/{europe}/live?v=1", headers={"HX-Request": "true"})
+    assert poll.text.count("data-route-id=") == 101 and "data-base" not in poll.text

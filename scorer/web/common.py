@@ -189,8 +189,8 @@ def changes(
         cities |= {shown_first, first_city} - {""}
     before, after = shown.game, stored.game
     final_round = before.final_round_triggered() != after.final_round_triggered()
-    players = frozenset(new.index for old, new in zip(player_lines(before), player_lines(after),
-                                                      strict=True) if old != new)
+    players = frozenset(now.index for was, now in zip(player_lines(before), player_lines(after),
+                                                      strict=True) if was != now)
     # Ticket results need the connections worked out: only when someone holds a ticket.
     tickets = bool(before.tickets or after.tickets) and (
         before.tickets != after.tickets or _ticket_state(before) != _ticket_state(after))

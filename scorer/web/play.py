@@ -1,8 +1,9 @@
 """The game page: tap lanes and cities, pick the player, tickets, Express order, undo/redo.
 
 Every change is one core action recorded in the game's log. An htmx request gets the live
-partials back (swapped out of band); a plain form post gets a redirect to the game page with
-the message flashed, so the page also works without JavaScript.
+partials back (swapped out of band), only those the action changed when the page showed the
+game up to date; a plain form post gets a redirect to the game page with the message flashed,
+so the page also works without JavaScript.
 """
 
 from __future__ import annotations

@@ -8,7 +8,8 @@ temporary database, then runs one thread per phone. Phones sit at tables of five
 game per table, each phone a player); each phone, like the game page:
 
 - taps one of its own lanes (claim, later release: the lanes of a table do not overlap, so every
-  tap must succeed) after a random pause (``--think`` seconds, uniform),
+  tap must succeed) after a random pause (``--think`` seconds, uniform), sending the version its
+  page shows,
 - polls ``/games/<id>/live?v=<version>`` every 2 s (204 while nothing changed),
 - now and then reads the results page or the API score.
 
@@ -112,8 +113,10 @@ def phone_loop(port: int, game: str, player: str, lanes: list[str], deadline: fl
             if next_tap <= next_poll:
                 lane = rng.choice(lanes)
                 verb = "unclaim" if lane in owned else "claim"
+                # With the version its page shows, as the page sends it: the answer then
+                # carries only what changed (the whole board when the page is behind).
                 answer = phone.post(f"/games/{game}/routes/{lane}",
-                                    {"player": player, "do": verb})
+                                    {"player": player, "do": verb, "v": str(version)})
                 tally.add("tap", answer.seconds, answer.status == 200,
                           f"tap {verb} {lane}: {answer.status}")
                 if answer.status == 200:

@@ -477,14 +477,15 @@
   }
 
   // --- Taps sent to the server: queued, one at a time, in the order they were made -------
-  // Every answer swaps the whole board (or the whole photo review) for new elements, and htmx
+  // An answer swaps in new elements for what it changed: the lane tapped, the forms of Undo
+  // and Redo, the whole board when the page was behind (or the whole photo review), and htmx
   // listens to those only once it has settled them, 20 ms after the swap or later on a busy
   // phone. A tap in between reached an element nobody listened to yet, and a tap that htmx
-  // queued behind the one in flight was dropped with the element the answer replaced: both
-  // sent nothing and said nothing. So a tap is queued here by what it names (a lane, a city,
-  // a form's button) with what it meant when it was made, and sent from that lane, city or
-  // form as it is on the page once the answer to the tap before it is in; answers then also
-  // come back in order.
+  // queued behind the one in flight (hx-sync) was dropped with the element the answer
+  // replaced: both sent nothing and said nothing. So a tap is queued here by what it names
+  // (a lane, a city, a form's button) with what it meant when it was made, and sent from that
+  // lane, city or form as it is on the page once the answer to the tap before it is in, with
+  // the version that answer left; answers then also come back in order.
   var DOUBLE_TAP_MS = 300;  // Android's double-tap time; tests/browser/conftest.py waits it out
   // A tap whose answer has not come in this long is given up, said to be lost, and the taps
   // after it go: a request hung on bad Wi-Fi must not hold them back without a word.
@@ -612,17 +613,30 @@
   document.addEventListener("htmx:afterSwap", markPending);
   document.addEventListener("htmx:oobAfterSwap", markPending);
 
-  // An answer can be older than the board shown: a poll read before a tap was recorded and
-  // answered after it. Its board, counters and tickets would show the tap undone until the
-  // next poll, so they are left out; its message (a poll has none) still comes. Its parts
-  // are swapped one by one, the board first after the message, all in one go.
+  // The version the page shows goes with every change asked for: the answer then carries
+  // only what changed from it (the whole board when the page is behind).
+  document.addEventListener("htmx:configRequest", function (e) {
+    var status = document.querySelector("#status[data-version]");
+    if (status && e.detail.verb === "post") {
+      e.detail.parameters.v = status.getAttribute("data-version");
+    }
+  });
+
+  // An answer can be older than the page: a poll read before a tap was recorded and answered
+  // after it. Its board, counters and tickets would show the tap undone until the next poll,
+  // so they are left out; its message (a poll has none) still comes. So is an answer that
+  // carries only the changes from a version (data-base) other than the page's: the next poll
+  // brings them from the page's own. Its parts are swapped one by one, the status (which
+  // holds the version) first after the message, all in one go.
   var staleAnswer = false;
   document.addEventListener("htmx:oobBeforeSwap", function (e) {
     var target = e.detail.target;
-    if (target.id === "board") {
+    if (target.id === "status") {
       var incoming = e.detail.fragment.querySelector("[data-version]");
       var version = incoming && incoming.getAttribute("data-version");
-      staleAnswer = version !== null && +version < +target.getAttribute("data-version");
+      var base = incoming && incoming.getAttribute("data-base");
+      var shown = target.getAttribute("data-version");
+      staleAnswer = version !== null && (+version < +shown || (base !== null && base !== shown));
       if (staleAnswer) setTimeout(function () { staleAnswer = false; }, 0);
     }
     if (staleAnswer && target.id !== "message") e.detail.shouldSwap = false;

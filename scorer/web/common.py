@@ -5,7 +5,9 @@ from __future__ import annotations
 import gzip
 import json
 import re
+import threading
 import unicodedata
+from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any
 
@@ -23,15 +25,17 @@ from flask import (
     url_for,
 )
 from werkzeug.exceptions import HTTPException, SecurityError
+from werkzeug.local import LocalProxy
 
 from scorer.errors import ScorerError
+from scorer.game import Game
 from scorer.messages import N_
 from scorer.rules import VARIANTS
-from scorer.scoring import Scoresheet, score
+from scorer.scoring import Scoresheet, best_station_use, express_order, score
 from scorer.web import devices, store
 from scorer.web.db import get_db
 from scorer.web.i18n import _, translate
-from scorer.web.svg import board_shapes, board_svg
+from scorer.web.svg import board_changes, board_shapes, board_svg
 
 MODES = ("routes", "stations", "ticket")
 _ACTIVE_KEPT = 12  # games whose selected player the session remembers
@@ -88,11 +92,25 @@ def active_player(stored: store.StoredGame, requested: str | None = None) -> str
 
 @dataclass(frozen=True)
 class PlayerLine:
+    index: int  # the player's place in the game: the id of their line in the bar and strip
     name: str
     color: str
     trains_left: int
     route_points: int
     stations_left: int
+
+
+def player_lines(game: Game) -> list[PlayerLine]:
+    """Each player's counters, as the player bar and the strip show them."""
+    variant = game.variant
+    return [
+        PlayerLine(
+            index=i, name=p.name, color=p.color, trains_left=game.trains_left(p.name),
+            route_points=sum(variant.route_points(r.length) for r in game.routes_of(p.name)),
+            stations_left=variant.stations - len(game.stations_of(p.name)),
+        )
+        for i, p in enumerate(game.players)
+    ]
 
 
 def lane_classes(stored: store.StoredGame, highlight: frozenset[str] = frozenset()) -> dict:
@@ -118,23 +136,91 @@ def live_context(
 ) -> dict[str, Any]:
     """Everything the live partials (board, players, status, tickets, express) render."""
     game = stored.game
-    sheet = scoresheet(stored)
-    lines = [
-        PlayerLine(
-            name=p.name, color=p.color, trains_left=p.trains_left, route_points=p.route_points,
-            stations_left=game.variant.stations - p.stations_placed,
-        )
-        for p in sheet.players
-    ]
-    stations = {s.city: game.color_of(s.player) for s in game.stations}
+    if editable:
+        remember_shown(stored)
     return {
-        "stored": stored, "game": game, "sheet": sheet, "variant": game.variant,
+        # Scored when a partial first reads it: the longest paths are most of a tap's time,
+        # and a tap's answer without the tickets or the Express order needs no score.
+        "stored": stored, "game": game, "sheet": LocalProxy(lambda: scoresheet(stored)),
+        "variant": game.variant,
         "shapes": board_shapes(game.board.name), "lanes": lane_classes(stored, highlight),
-        "stations": stations, "lines": lines, "editable": editable,
+        "stations": station_colors(game), "lines": player_lines(game), "editable": editable,
         "active": active or game.players[0].name, "mode": mode if mode in MODES else "routes",
         "first_city": first_city, "final_round": game.final_round_triggered(),
         "colors": {p.name: p.color for p in game.players},
     }
+
+
+def station_colors(game: Game) -> dict[str, str]:
+    """City -> the colour of the station on it."""
+    return {s.city: game.color_of(s.player) for s in game.stations}
+
+
+@dataclass(frozen=True)
+class Changes:
+    """What a page drawn from one state shows differently from another: the lanes, cities
+    and player lines to draw again, and whether the strip's final round, the tickets and the
+    Express order changed."""
+
+    base: int  # the version they are changes from
+    lanes: frozenset[str]
+    cities: frozenset[str]
+    players: frozenset[int]  # the lines of the player bar and strip whose counters changed
+    final_round: bool  # who plays the final round changed: the whole strip
+    tickets: bool
+    express: bool
+
+
+def _ticket_state(game: Game) -> tuple:
+    return tuple(best_station_use(game, p.name, [t for t in game.tickets if t.player == p.name])
+                 for p in game.players)
+
+
+def changes(
+    shown: store.StoredGame, stored: store.StoredGame, shown_first: str, first_city: str
+) -> Changes:
+    """What changed from ``shown`` (the state a phone's board shows, with the ticket city it
+    has picked) to ``stored``: a tap's answer, or a poll's, carries only that."""
+    old, new = lane_classes(shown), lane_classes(stored)
+    lanes = {r for r in old.keys() | new.keys() if old.get(r, "") != new.get(r, "")}
+    old_stations, new_stations = station_colors(shown.game), station_colors(stored.game)
+    cities = {c for c in old_stations.keys() | new_stations.keys()
+              if old_stations.get(c) != new_stations.get(c)}
+    if shown_first != first_city:
+        cities |= {shown_first, first_city} - {""}
+    before, after = shown.game, stored.game
+    final_round = before.final_round_triggered() != after.final_round_triggered()
+    players = frozenset(now.index for was, now in zip(player_lines(before), player_lines(after),
+                                                      strict=True) if was != now)
+    # Ticket results need the connections worked out: only when someone holds a ticket.
+    tickets = bool(before.tickets or after.tickets) and (
+        before.tickets != after.tickets or _ticket_state(before) != _ticket_state(after))
+    express = after.variant.express_cards and (
+        before.express_order != after.express_order
+        or express_order(before) != express_order(after))
+    return Changes(shown.version, frozenset(lanes), frozenset(cities), players, final_round,
+                   tickets, express)
+
+
+_SHOWN_KEPT = 512  # game states (all games together) a poll can be answered with changes from
+_shown: OrderedDict[tuple[str, int], store.StoredGame] = OrderedDict()
+_shown_lock = threading.Lock()
+
+
+def remember_shown(stored: store.StoredGame) -> None:
+    """Keep a state sent to a game page: a poll from that page names its version, and gets
+    only what changed since (a version identifies one state of a game, in every process)."""
+    with _shown_lock:
+        _shown[(stored.id, stored.version)] = stored
+        _shown.move_to_end((stored.id, stored.version))
+        while len(_shown) > _SHOWN_KEPT:
+            _shown.popitem(last=False)
+
+
+def shown_at(game_id: str, version: int | None) -> store.StoredGame | None:
+    """The state of a game at a version this process sent to a page, if still kept."""
+    with _shown_lock:
+        return _shown.get((game_id, version)) if version is not None else None
 
 
 def refuse(exc: ScorerError | str) -> str:
@@ -263,8 +349,8 @@ _COMPRESSIBLE = frozenset({"text/html", "application/json"})
 
 
 def _compress(response: Response) -> Response:
-    """Gzip pages and htmx answers (a tap's answer is ~90 kB of SVG, ~10 kB gzipped): the
-    tables' Wi-Fi is slow far more often than the server is."""
+    """Gzip pages and htmx answers (a poll's answer after another phone's tap is ~100 kB of
+    SVG, ~15 kB gzipped): the tables' Wi-Fi is slow far more often than the server is."""
     if (response.direct_passthrough or response.status_code < 200
             or response.status_code in (204, 304) or "Content-Encoding" in response.headers
             or response.mimetype not in _COMPRESSIBLE
@@ -289,4 +375,5 @@ def init_app(app: Flask) -> None:
     app.register_error_handler(SecurityError, _untrusted_host)
     app.register_error_handler(HTTPException, _http_error)
     app.after_request(_compress)
-    app.jinja_env.globals.update(variants=VARIANTS, board_svg=board_svg)
+    app.jinja_env.globals.update(variants=VARIANTS, board_svg=board_svg,
+                                 board_changes=board_changes)

@@ -1,8 +1,9 @@
 """The game page: tap lanes and cities, pick the player, tickets, Express order, undo/redo.
 
 Every change is one core action recorded in the game's log. An htmx request gets the live
-partials back (swapped out of band); a plain form post gets a redirect to the game page with
-the message flashed, so the page also works without JavaScript.
+partials back (swapped out of band), only those the action changed when the page showed the
+game up to date; a plain form post gets a redirect to the game page with the message flashed,
+so the page also works without JavaScript.
 """
 
 from __future__ import annotations
@@ -31,12 +32,14 @@ from scorer.web import store
 from scorer.web.common import (
     active_player,
     back_to,
+    changes,
     flash_message,
     get_game,
     is_htmx,
     live_context,
     refuse,
     scoresheet,
+    shown_at,
 )
 from scorer.web.db import get_db
 from scorer.web.i18n import _, color_name, plural
@@ -58,11 +61,13 @@ def _ui() -> dict[str, str]:
 def answer(
     stored: store.StoredGame, *, message: str | None = None, error: str | None = None,
     status: int = 200, active: str | None = None, custom: tuple[str, str] | None = None,
-    **ui: Any,
+    shown: store.StoredGame | None = None, **ui: Any,
 ) -> Response | tuple[str, int]:
     """The live partials for htmx, else a redirect to the game page with a flashed message.
 
-    ``custom``: two cities to prefill in the custom ticket form.
+    ``custom``: two cities to prefill in the custom ticket form. ``shown``: the state before
+    the action (default ``stored``); when the phone says (field ``v``) that its board shows
+    that version, the answer carries only what changed from it, else the whole board.
     """
     active = active_player(stored, active)
     search = request.form.get("q", "").strip()[:MAX_FIELD]
@@ -73,7 +78,13 @@ def answer(
         return back_to("play.game_page", game_id=stored.id, **extra)
     context = live_context(stored, editable=True, active=active, **ui)
     # A refused action changed nothing here, but the phone may be behind (another phone
-    # claimed the lane it tapped): the answer brings its board and counters up to date too.
+    # claimed the lane it tapped): the answer then brings its whole board up to date. So it
+    # does when another phone wrote while this action waited: a poll answered meanwhile may
+    # have shown this phone that write, which the changes from ``shown`` could have undone.
+    shown = shown or stored
+    if (request.form.get("v", type=int) == shown.version
+            and stored.version - shown.version <= 1):
+        context["changes"] = changes(shown, stored, _field("first_city"), context["first_city"])
     if search:  # a ticket added from the deck search: its results show who holds what now
         context.update(search_context(stored, search))
     body = render_template("partials/_live.html", message=message, error=error, oob=True,
@@ -89,18 +100,18 @@ def apply(
 
     The message also says what the action set off: the final round, a new Express order.
     """
-    before = stored.game
+    before = stored
     try:
         stored = store.record(get_db(), stored.id, action)
     except ScorerError as exc:
         # Refused against the state under the lock, which another phone may just have changed:
         # answer with that state, so this phone's board shows why.
         fresh = store.load(get_db(), stored.id) or stored
-        return answer(fresh, error=refuse(exc), status=422, active=active, **ui)
+        return answer(fresh, error=refuse(exc), status=422, active=active, shown=before, **ui)
     except KeyError:
         abort(404)
-    return answer(stored, message=" ".join([message, *consequences(before, stored.game)]),
-                  active=active, **ui)
+    return answer(stored, message=" ".join([message, *consequences(before.game, stored.game)]),
+                  active=active, shown=before, **ui)
 
 
 def consequences(before: Game, after: Game) -> list[str]:
@@ -200,9 +211,14 @@ def live(game_id: str) -> Response | tuple[str, int]:
     if not is_htmx():
         return back_to("play.game_page", game_id=game_id)
     active = active_player(stored, request.args.get("player"))
+    first_city = request.args.get("first_city", "")[:MAX_FIELD]
     context = live_context(stored, editable=True, active=active,
-                           mode=request.args.get("mode", "routes"),
-                           first_city=request.args.get("first_city", "")[:MAX_FIELD])
+                           mode=request.args.get("mode", "routes"), first_city=first_city)
+    # Only what changed since the version the page shows, when this process sent it that
+    # state (the page leaves the answer out if it has moved on meanwhile; see static/app.js).
+    shown = shown_at(stored.id, request.args.get("v", type=int))
+    if shown is not None:
+        context["changes"] = changes(shown, stored, first_city, first_city)
     return render_template("partials/_live.html", oob=True, poll=True, **context), 200
 
 
@@ -427,6 +443,7 @@ def express_order(game_id: str) -> Response | tuple[str, int]:
 def _cursor_move(game_id: str, step: int) -> Response | tuple[str, int]:
     ui = _ui()
     expect = request.form.get("cursor", type=int)
+    before = get_game(game_id)
     try:
         after, moved = store.move_cursor(get_db(), game_id, step, expect)
     except KeyError:
@@ -439,7 +456,7 @@ def _cursor_move(game_id: str, step: int) -> Response | tuple[str, int]:
             text = _("Already done: the game had changed.")
         return answer(after, error=text, status=409, **ui)
     template = N_("Undone: {action}.") if step < 0 else N_("Redone: {action}.")
-    return answer(after, message=_(template, action=describe(after, moved)), **ui)
+    return answer(after, message=_(template, action=describe(after, moved)), shown=before, **ui)
 
 
 @bp.post("/undo")

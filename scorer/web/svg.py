@@ -194,6 +194,45 @@ PATTERNS = Markup(
 )
 
 
+_OOB = ' hx-swap-oob="true"'
+
+
+def _lane_element(lane: LaneShape, inner: str, extra: str, base: str, oob: str = "") -> str:
+    kind = f"lane c-{lane.color}{' tunnel' if lane.tunnel else ''}"
+    kind += f"{' ferry' if lane.ferry else ''} {extra}".rstrip()
+    if base:
+        url = f"{base}/routes/{lane.id}"
+        verb = "unclaim" if "own" in extra.split() else "claim"
+        # The id lets a tap's answer swap this lane alone (out of band).
+        return (f'<a{oob} id="lane-{lane.id}" href="{url}" hx-post="{url}" '
+                f'hx-vals=\'{{"do": "{verb}"}}\' class="{kind}" data-route-id="{lane.id}">'
+                f"{inner}</a>")
+    return f'<g class="{kind}" data-route-id="{lane.id}">{inner}</g>'
+
+
+def _city_element(
+    city: CityShape, inner: str, station: str | None, picked: bool, base: str, oob: str = ""
+) -> str:
+    name = str(escape(city.name))
+    kind = "city"
+    if station is not None:
+        kind += " has-station"
+    if picked:
+        kind += " picked"
+    body = inner
+    if station is not None:
+        x, y = city.x, city.y
+        body += (f'<path class="station pc-{escape(station)}" '
+                 f'd="M{_f(x - 13)} {_f(y + 11)}v-14l13-11 13 11v14z"/>')
+    body += f'<text class="label" x="{_f(city.x)}" y="{_f(city.label_y)}">{name}</text>'
+    if base:
+        path = quote(city.name)
+        url = f"{base}/cities/{path}"
+        return (f'<a{oob} id="city-{path}" href="{url}" hx-post="{url}" class="{kind}" '
+                f'data-city="{name}">{body}</a>')
+    return f'<g class="{kind}" data-city="{name}">{body}</g>'
+
+
 def board_svg(
     board_name: str, *, language: str, classes: dict[str, str], stations: dict[str, str],
     first_city: str = "", base: str = "", label: str = "",
@@ -203,7 +242,7 @@ def board_svg(
     ``classes``: extra classes per lane id (owner colour, closed, on a path); ``stations``:
     city -> owner colour; ``base``: the game's URL when the board can be tapped (lanes and
     cities become links that htmx posts to), empty for a read-only board. Rendered in Python
-    rather than Jinja because a tap re-renders it: this keeps a tap well under 50 ms.
+    rather than Jinja because the poll re-renders it whole.
     """
     shapes = board_shapes(board_name)
     lane_parts, city_parts = _static_parts(board_name, language)
@@ -214,36 +253,35 @@ def board_svg(
         f'<rect class="sea" x="{-PADDING}" y="{-PADDING}" width="{shapes.width + 2 * PADDING}" '
         f'height="{shapes.height + 2 * PADDING}" rx="24"/>{PATTERNS}<g class="lanes">'
     ]
-    for lane in shapes.lanes:
-        extra = classes.get(lane.id, "")
-        kind = f"lane c-{lane.color}{' tunnel' if lane.tunnel else ''}"
-        kind += f"{' ferry' if lane.ferry else ''} {extra}".rstrip()
-        if base:
-            url = f"{base}/routes/{lane.id}"
-            verb = "unclaim" if "own" in extra.split() else "claim"
-            out.append(f'<a href="{url}" hx-post="{url}" hx-vals=\'{{"do": "{verb}"}}\' '
-                       f'class="{kind}" data-route-id="{lane.id}">{lane_parts[lane.id]}</a>')
-        else:
-            out.append(f'<g class="{kind}" data-route-id="{lane.id}">{lane_parts[lane.id]}</g>')
+    out.extend(_lane_element(lane, lane_parts[lane.id], classes.get(lane.id, ""), base)
+               for lane in shapes.lanes)
     out.append('</g><g class="cities">')
-    for city in shapes.cities:
-        name = str(escape(city.name))
-        kind = "city"
-        if city.name in stations:
-            kind += " has-station"
-        if city.name == first_city:
-            kind += " picked"
-        body = city_parts[city.name]
-        if city.name in stations:
-            x, y = city.x, city.y
-            body += (f'<path class="station pc-{escape(stations[city.name])}" '
-                     f'd="M{_f(x - 13)} {_f(y + 11)}v-14l13-11 13 11v14z"/>')
-        body += f'<text class="label" x="{_f(city.x)}" y="{_f(city.label_y)}">{name}</text>'
-        if base:
-            url = f"{base}/cities/{quote(city.name)}"
-            out.append(f'<a href="{url}" hx-post="{url}" class="{kind}" data-city="{name}">'
-                       f"{body}</a>")
-        else:
-            out.append(f'<g class="{kind}" data-city="{name}">{body}</g>')
+    out.extend(_city_element(city, city_parts[city.name], stations.get(city.name),
+                             city.name == first_city, base)
+               for city in shapes.cities)
     out.append("</g></svg>")
+    return Markup("".join(out))
+
+
+def board_changes(
+    board_name: str, *, language: str, classes: dict[str, str], stations: dict[str, str],
+    first_city: str, base: str, lanes: frozenset[str], cities: frozenset[str],
+) -> Markup:
+    """Only the ``lanes`` and ``cities`` of a tappable board (the rest as ``board_svg``
+    takes them), each to be swapped out of band by its id: what a tap changed.
+
+    Wrapped in a hidden ``svg`` so that the browser parses them as SVG elements.
+    """
+    if not lanes and not cities:
+        return Markup("")
+    shapes = board_shapes(board_name)
+    lane_parts, city_parts = _static_parts(board_name, language)
+    base = str(escape(base))
+    out = ['<svg hidden xmlns="http://www.w3.org/2000/svg">']
+    out.extend(_lane_element(lane, lane_parts[lane.id], classes.get(lane.id, ""), base, _OOB)
+               for lane in shapes.lanes if lane.id in lanes)
+    out.extend(_city_element(city, city_parts[city.name], stations.get(city.name),
+                             city.name == first_city, base, _OOB)
+               for city in shapes.cities if city.name in cities)
+    out.append("</svg>")
     return Markup("".join(out))

@@ -1,9 +1,10 @@
 """Taps that come fast, before the answer to the one before has been swapped in and settled.
 
-Every answer swaps the whole board (or the whole photo review) for new elements, and htmx
-only wires those up when it settles them, 20 ms after the swap (later on a slow phone). A tap
-in between, or a second tap waiting on a lane that the answer replaced, used to send nothing.
-The taps here go in without waiting for anything but what a player would see.
+An answer swaps new elements in for what it changed (the lane tapped, the whole board when
+the page was behind, the whole photo review), and htmx only wires those up when it settles
+them, 20 ms after the swap (later on a slow phone). A tap in between, or a second tap
+waiting on a lane that the answer replaced, used to send nothing. The taps here go in
+without waiting for anything but what a player would see.
 """
 
 from __future__ import annotations

@@ -33,7 +33,7 @@ from scorer.boards import load_board
 LOOPBACK = "127.0.0.1"
 ROOT = Path(__file__).resolve().parent.parent.parent
 TOKEN = re.compile(r'name="csrf_token" value="([^"]+)"')
-VERSION = re.compile(r'id="board" class="board" data-version="(\d+)"')
+VERSION = re.compile(r'id="status" class="status" data-version="(\d+)"')
 
 
 @dataclass
@@ -52,7 +52,7 @@ class Answer:
 
     @property
     def version(self) -> int | None:
-        """The game version a page or live partial shows (``data-version`` of the board)."""
+        """The game version a page or live partial shows (``data-version`` of the status)."""
         found = VERSION.search(self.text)
         return int(found.group(1)) if found else None
 

@@ -1,0 +1,177 @@
+"""A tap's answer carries what the tap changed, not the whole board, when the phone's page
+showed the game up to date (the version it sends as ``v``); else the whole board."""
+
+from __future__ import annotations
+
+import re
+
+from scorer.game import ClaimRoute
+from scorer.web import store
+from tests.web.conftest import Client, lane_class, message, players
+from tests.web.test_play import ANN_LONDON_ISTANBUL
+
+VERSION = re.compile(r'id="status" class="status" data-version="(\d+)"')
+
+
+def version(html: str) -> str:
+    return VERSION.search(html).group(1)
+
+
+def page_version(client: Client, game: str) -> str:
+    return version(client.get(f"/games/{game}").text)
+
+
+def test_a_claim_is_answered_in_5_kb_with_the_lane_and_the_counters_not_the_whole_board(
+    client, europe
+):
+    v = page_version(client, europe)
+    answer = client.hx(f"/games/{europe}/routes/paris--zurich",
+                       {"player": "Bob", "do": "claim", "v": v})
+    assert answer.status_code == 200
+    assert len(answer.data) <= 5000, len(answer.data)
+    assert answer.text.count("data-route-id=") == 1  # not the board's 101 lanes
+    assert 'id="board"' not in answer.text
+    assert '<a hx-swap-oob="true" id="lane-paris--zurich"' in answer.text
+    assert "own-blue" in lane_class(answer.text, "paris--zurich")
+    bob = re.search(r'<button [^>]*id="player-1"[^>]*hx-swap-oob="true">(.*?)</button>',
+                    answer.text, re.S)
+    assert bob and re.search(r"<b data-route-points>4</b>", bob.group(1))
+    assert re.search(r'id="strip-1"[^>]*hx-swap-oob="true">.*?<b data-strip-trains>42</b>',
+                     answer.text, re.S)
+    assert 'id="player-0"' not in answer.text  # Ann's counters did not change
+    assert message(answer.text).startswith("Bob claims Paris–Zürich")
+    assert version(answer.text) == str(int(v) + 1)
+
+
+def test_a_claim_that_closes_the_other_lane_of_a_double_redraws_both(client, usa):
+    v = page_version(client, usa)
+    answer = client.hx(f"/games/{usa}/routes/new-york--washington",
+                       {"player": "Ann", "do": "claim", "v": v})
+    assert answer.status_code == 200
+    assert "own-red" in lane_class(answer.text, "new-york--washington")
+    assert "closed" in lane_class(answer.text, "new-york--washington--2")
+    assert answer.text.count("data-route-id=") == 2
+
+
+def test_a_tap_from_a_page_behind_the_game_gets_the_whole_board(client, europe):
+    v = page_version(client, europe)
+    client.hx(f"/games/{europe}/routes/paris--zurich", {"player": "Ann", "do": "claim"})
+    answer = client.hx(f"/games/{europe}/routes/amsterdam--essen",
+                       {"player": "Bob", "do": "claim", "v": v})
+    assert answer.status_code == 200
+    assert answer.text.count("data-route-id=") == 101
+    assert "own-red" in lane_class(answer.text, "paris--zurich")
+    assert "own-blue" in lane_class(answer.text, "amsterdam--essen")
+
+
+def test_a_tap_recorded_after_another_phones_write_gets_the_whole_board(
+    client, europe, monkeypatch
+):
+    # A poll answered while the tap waited may have shown this phone the other write, and
+    # the changes from the page's version could not be applied over it.
+    record = store.record
+
+    def after_another_phone(db, game_id, action):  # type: ignore[no-untyped-def]
+        record(db, game_id, ClaimRoute("Ann", "amsterdam--essen"))
+        return record(db, game_id, action)
+
+    v = page_version(client, europe)
+    monkeypatch.setattr(store, "record", after_another_phone)
+    answer = client.hx(f"/games/{europe}/routes/paris--zurich",
+                       {"player": "Bob", "do": "claim", "v": v})
+    assert answer.status_code == 200
+    assert answer.text.count("data-route-id=") == 101
+    assert "own-red" in lane_class(answer.text, "amsterdam--essen")
+    assert "own-blue" in lane_class(answer.text, "paris--zurich")
+
+
+def test_a_refused_tap_from_a_page_up_to_date_changes_no_lane(client, europe):
+    client.hx(f"/games/{europe}/routes/paris--zurich", {"player": "Ann", "do": "claim"})
+    v = page_version(client, europe)
+    answer = client.hx(f"/games/{europe}/routes/paris--zurich",
+                       {"player": "Bob", "do": "unclaim", "v": v})
+    assert answer.status_code == 422
+    assert "data-route-id=" not in answer.text
+    assert message(answer.text) == "Paris–Zürich belongs to Ann: select Ann to release it."
+
+
+def test_a_station_and_its_undo_redraw_only_the_city(client, europe):
+    v = page_version(client, europe)
+    placed = client.hx(f"/games/{europe}/cities/Zürich",
+                       {"player": "Cleo", "mode": "stations", "v": v})
+    assert placed.status_code == 200
+    assert '<a hx-swap-oob="true" id="city-Z%C3%BCrich"' in placed.text
+    assert placed.text.count("data-city=") == 1
+    assert 'class="station pc-green"' in placed.text
+    undone = client.hx(f"/games/{europe}/undo", {"v": version(placed.text)})
+    assert undone.text.count("data-city=") == 1
+    assert "has-station" not in re.search(r'<a [^>]*id="city-Z%C3%BCrich"[^>]*>',
+                                          undone.text).group(0)
+    assert message(undone.text) == "Undone: Cleo's station in Zürich."
+
+
+def test_the_tickets_come_with_a_tap_only_when_they_changed(client, europe):
+    v = page_version(client, europe)
+    claim = client.hx(f"/games/{europe}/routes/paris--zurich",
+                      {"player": "Ann", "do": "claim", "v": v})
+    assert 'id="tickets"' not in claim.text
+    ticket = client.hx(f"/games/{europe}/tickets",
+                       {"player": "Ann", "a": "Paris", "b": "Zürich", "points": "6",
+                        "v": version(claim.text)})
+    assert ticket.status_code == 200
+    assert 'id="tickets"' in ticket.text and 'data-completed="true"' in ticket.text
+
+
+def test_a_claim_that_changes_the_express_order_brings_it_and_one_that_does_not_leaves_it(
+    client,
+):
+    game = client.api_game({"variant": "express",
+                            "players": players("Ann:red", "Bob:blue", "Cleo:green")})
+    v = page_version(client, game)
+    for route in ANN_LONDON_ISTANBUL:
+        answer = client.hx(f"/games/{game}/routes/{route}",
+                           {"player": "Ann", "do": "claim", "v": v})
+        assert "data-route-id=" in answer.text and 'id="board"' not in answer.text
+        v = version(answer.text)
+    assert re.search(r'<section id="express"[^>]*hx-swap-oob="true">.*data-express="Ann"',
+                     answer.text, re.S)
+    quiet = client.hx(f"/games/{game}/routes/berlin--essen",
+                      {"player": "Cleo", "do": "claim", "v": v})
+    assert 'id="express"' not in quiet.text
+
+
+def test_the_final_round_brings_the_whole_strip_with_its_flag_and_the_banner(client):
+    game = client.api_game({"variant": "express", "players": players("Ann:red", "Bob:blue")})
+    for route in ("budapest--kyiv", "petrograd--stockholm", "athina--brindisi",
+                  "berlin--danzig"):
+        client.hx(f"/games/{game}/routes/{route}", {"player": "Ann"})
+    answer = client.hx(f"/games/{game}/routes/paris--zurich",
+                       {"player": "Ann", "v": page_version(client, game)})
+    assert 'id="board"' not in answer.text
+    assert '<div id="strip" class="strip-players strip-2" hx-swap-oob="true">' in answer.text
+    assert "data-strip-final" in answer.text and "data-final-round" in answer.text
+    released = client.hx(f"/games/{game}/routes/paris--zurich",
+                         {"player": "Ann", "v": version(answer.text)})
+    assert 'id="strip"' in released.text and "data-strip-final" not in released.text
+    assert "data-final-round" not in released.text
+
+
+def test_a_poll_brings_only_what_another_phone_changed_since_the_version_it_was_sent(
+    client, europe
+):
+    v = page_version(client, europe)
+    client.hx(f"/games/{europe}/routes/paris--zurich", {"player": "Ann", "do": "claim"})
+    poll = client.get(f"/games/{europe}/live?v={v}", headers={"HX-Request": "true"})
+    assert poll.status_code == 200
+    assert 'id="board"' not in poll.text and poll.text.count("data-route-id=") == 1
+    assert "own-red" in lane_class(poll.text, "paris--zurich")
+    assert f'data-version="{int(v) + 1}" data-base="{v}"' in poll.text
+    assert 'id="message"' not in poll.text  # a poll leaves the message bar alone
+
+
+def test_a_poll_from_a_version_this_server_never_sent_gets_the_whole_board(client, europe):
+    # Plain form posts: each answered with a redirect, no state sent to a page.
+    client.post(f"/games/{europe}/routes/paris--zurich", {"player": "Ann", "do": "claim"})
+    client.post(f"/games/{europe}/routes/amsterdam--essen", {"player": "Bob", "do": "claim"})
+    poll = client.get(f"/games/{europe}/live?v=1", headers={"HX-Request": "true"})
+    assert poll.text.count("data-route-id=") == 101 and "data-base" not in poll.text

@@ -50,7 +50,7 @@ from tests.hardening.live import Phone, ServerProcess, players, single_lanes  # 
 
 NAMES = ("Ann", "Bob", "Cleo", "Dan", "Eve")
 POLL_SECONDS = 2.0
-TAP_P99_TARGET_MS = 200.0
+TAP_P99_TARGET_MS = 100.0
 MAX_REQUESTS_PER_PHONE = 5_000
 
 

@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import csv
 import io
+import json
 import re
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -213,3 +215,14 @@ def test_the_home_page_and_a_finished_games_results_link_to_the_records(ann_phon
     assert 'href="/records" data-records-link' in ann_phone.get("/").text
     game = usa_game(ann_phone, "Ann", "Bob", 5)
     assert 'href="/records" data-records-link' in ann_phone.get(f"/games/{game}/results").text
+
+
+def test_a_rule_sets_title_is_in_the_readers_language(ann_phone):
+    """The real Mega Game of benchmarks/real_games (finished: a player is out of trains)."""
+    game = Path(__file__).resolve().parents[2] / "benchmarks" / "real_games"
+    ann_phone.api_game(json.loads(
+        (game / "bga-839209563-usa-mega.json").read_text(encoding="utf-8")))
+    ann_phone.raw.set_cookie("lang", "fr")
+    page = ann_phone.get("/records").text
+    assert '<span class="rule-set">USA 1910 Méga-partie</span> <strong class="score">189' in page
+    assert '<th scope="row">USA 1910 Méga-partie</th>' in page

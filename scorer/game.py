@@ -325,7 +325,7 @@ class Game:
                                       game._claim_route_id(item)))
         stations = _list(data, "stations")
         if stations and not variant.stations:
-            raise IllegalMove("Stations are used only on Europe; this game is {variant}.",
+            raise IllegalMove("This game is {variant}, a rule set without stations.",
                               variant=variant.title)
         for index, item in enumerate(stations, 1):
             with _about(Message("Station {n}", {"n": index}), item.get("player")):
@@ -558,7 +558,7 @@ class Game:
 
     def _check_station(self, player: str, city: str) -> None:
         if not self.variant.stations:
-            raise IllegalMove("Stations are used only on Europe; this game is {variant}.",
+            raise IllegalMove("This game is {variant}, a rule set without stations.",
                               variant=self.variant.title)
         holder = self._stations.get(city)
         if holder is not None:

@@ -183,3 +183,15 @@ def test_mega_game_tie_goes_to_the_longest_path_holder(mega_sheet):
     assert mega_sheet["winners"] == ["Ann"]
     assert mega_sheet["tiebreak"] == mega_game.TIEBREAK
     assert "express_order" not in mega_sheet
+
+
+@pytest.mark.parametrize("variant", ["usa", "usa-1910", "usa-mega", "express"])
+def test_a_station_in_a_set_without_stations_is_refused_naming_that_set(variant):
+    city = "Denver" if variant.startswith("usa") else "Paris"
+    with pytest.raises(IllegalMove) as refused:
+        Game.from_json({"variant": variant, "players": [{"name": "Ann", "color": "red"},
+                                                       {"name": "Bob", "color": "blue"}],
+                        "stations": [{"player": "Ann", "city": city}]})
+    title = {"usa": "USA", "usa-1910": "USA 1910", "usa-mega": "USA 1910 Mega Game",
+             "express": "Express"}[variant]
+    assert str(refused.value) == f"This game is {title}, a rule set without stations."

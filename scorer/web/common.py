@@ -136,8 +136,7 @@ def live_context(
 ) -> dict[str, Any]:
     """Everything the live partials (board, players, status, tickets, express) render."""
     game = stored.game
-    if editable:
-        remember_shown(stored)
+    remember_shown(stored)  # the game page's and the read-only page's polls name its version
     return {
         # Scored when a partial first reads it: the longest paths are most of a tap's time,
         # and a tap's answer without the tickets or the Express order needs no score.

@@ -9,7 +9,14 @@ from flask import Blueprint, Response, current_app, render_template, request, ur
 from markupsafe import Markup
 
 from scorer.web import lan
-from scorer.web.common import get_game, get_shared, is_htmx, live_context
+from scorer.web.common import (
+    changes,
+    get_game,
+    get_shared,
+    is_htmx,
+    live_context,
+    shown_at,
+)
 
 bp = Blueprint("share", __name__)
 
@@ -65,4 +72,9 @@ def watch_live(share: str) -> Response | tuple[str, int]:
     context = live_context(stored, editable=False)
     if not is_htmx():
         return render_template("pages/watch.html", **context), 200
+    # Only what changed since the version the page shows, when this process sent it that
+    # state, as the game page's poll does.
+    shown = shown_at(stored.id, request.args.get("v", type=int))
+    if shown is not None:
+        context["changes"] = changes(shown, stored, "", "")
     return render_template("partials/_live.html", oob=True, poll=True, **context), 200

@@ -207,7 +207,8 @@ def _lane_element(lane: LaneShape, inner: str, extra: str, base: str, oob: str =
         return (f'<a{oob} id="lane-{lane.id}" href="{url}" hx-post="{url}" '
                 f'hx-vals=\'{{"do": "{verb}"}}\' class="{kind}" data-route-id="{lane.id}">'
                 f"{inner}</a>")
-    return f'<g class="{kind}" data-route-id="{lane.id}">{inner}</g>'
+    # a read-only page's lane: drawn, not a link; its id lets a poll swap it alone too
+    return f'<g{oob} id="lane-{lane.id}" class="{kind}" data-route-id="{lane.id}">{inner}</g>'
 
 
 def _city_element(
@@ -230,7 +231,7 @@ def _city_element(
         url = f"{base}/cities/{path}"
         return (f'<a{oob} id="city-{path}" href="{url}" hx-post="{url}" class="{kind}" '
                 f'data-city="{name}">{body}</a>')
-    return f'<g class="{kind}" data-city="{name}">{body}</g>'
+    return f'<g{oob} id="city-{quote(city.name)}" class="{kind}" data-city="{name}">{body}</g>'
 
 
 def board_svg(

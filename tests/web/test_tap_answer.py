@@ -175,3 +175,15 @@ def test_a_poll_from_a_version_this_server_never_sent_gets_the_whole_board(clien
     client.post(f"/games/{europe}/routes/amsterdam--essen", {"player": "Bob", "do": "claim"})
     poll = client.get(f"/games/{europe}/live?v=1", headers={"HX-Request": "true"})
     assert poll.text.count("data-route-id=") == 101 and "data-base" not in poll.text
+
+
+def test_the_read_only_page_polls_only_what_changed_since_it_was_drawn(client, europe):
+    share = re.search(r"/watch/([\w-]+)", client.get(f"/games/{europe}/share").text).group(1)
+    v = version(client.get(f"/watch/{share}").text)
+    client.hx(f"/games/{europe}/routes/paris--zurich", {"player": "Ann", "do": "claim"})
+    poll = client.get(f"/watch/{share}/live?v={v}", headers={"HX-Request": "true"})
+    assert poll.status_code == 200 and len(poll.data) <= 5_000
+    assert 'id="board"' not in poll.text and poll.text.count("data-route-id=") == 1
+    assert "own-red" in lane_class(poll.text, "paris--zurich")
+    assert f'data-version="{int(v) + 1}" data-base="{v}"' in poll.text
+    assert europe not in poll.text and "hx-post" not in poll.text  # drawn, not links

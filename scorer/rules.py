@@ -110,11 +110,6 @@ VARIANTS: Mapping[str, Variant] = MappingProxyType({
 })
 
 
-def one_of(names: list[str], last: str = "or") -> str:
-    """``a, b or c``: a list of choices for a message."""
-    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} {last} {names[-1]}"
-
-
 def find_variant(name: str) -> Variant:
     """The variant of this name (``usa``, ``europe``, ``usa-1910``, …; any case)."""
     try:

@@ -20,7 +20,8 @@ from flask import (
 
 from scorer.errors import ScorerError
 from scorer.game import MAX_NAME_LENGTH, Game, Player
-from scorer.rules import EXPRESS, PIECE_COLORS, VARIANTS, one_of
+from scorer.messages import Names
+from scorer.rules import EXPRESS, PIECE_COLORS, VARIANTS
 from scorer.web import store
 from scorer.web.common import (
     back_to,
@@ -105,8 +106,8 @@ def create_game() -> Response:
     setup = _form_setup()
     variant = VARIANTS.get(setup["variant"])
     if variant is None:
-        titles = [v.title for v in VARIANTS.values()]
-        return _refuse_form(setup, _("Choose {variants}.", variants=one_of(titles, _("or"))))
+        titles = Names(tuple(_(v.title) for v in VARIANTS.values()), "or")
+        return _refuse_form(setup, _("Choose {variants}.", variants=titles.render(_)))
     players = [Player(p["name"], p["color"]) for p in setup["players"] if p["name"]]
     values = None
     if variant.express_cards:

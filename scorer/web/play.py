@@ -38,7 +38,6 @@ from scorer.web.common import (
     is_htmx,
     live_context,
     refuse,
-    scoresheet,
     shown_at,
 )
 from scorer.web.db import get_db
@@ -430,7 +429,7 @@ def express_order(game_id: str) -> Response | tuple[str, int]:
     if request.form.get("reset"):
         return apply(stored, SetExpressOrder(None),
                      _("Europe Express order taken from the claims again."), **ui)
-    order = list(scoresheet(stored).express_order or ())
+    order = list(express_cards_order(stored.game)) if stored.game.variant.express_cards else []
     name, step = _field("move"), -1 if request.form.get("dir") == "up" else 1
     if name not in order or not 0 <= order.index(name) + step < len(order):
         return answer(stored, error=_("This player cannot move that way."), status=422, **ui)

@@ -252,8 +252,9 @@ def _detection_slot() -> Iterator[None]:
 
 
 def _run_detection(stored: store.StoredGame, scan: Scan,
-                   corners: list[list[float]] | None = None) -> None:
+                   corners: list[list[float]] | None = None, data: bytes | None = None) -> None:
     """Detect the lanes on the stored photo and store the result (or why it failed).
+    ``data``: the photo's bytes when the caller holds them (the upload just stored them).
 
     The detector runs in a thread of its own that holds the detection slot until it returns;
     the request waits for it SCAN_TIME_LIMIT seconds at most, then says so and ends the scan.
@@ -269,7 +270,8 @@ def _run_detection(stored: store.StoredGame, scan: Scan,
     colors = [p.color for p in game.players]
     limit = float(current_app.config["SCAN_TIME_LIMIT"])
     isolated = bool(current_app.config["SCAN_ISOLATED"])
-    data = _file(stored.id, scan.id, "photo") or b""
+    if data is None:
+        data = _file(stored.id, scan.id, "photo") or b""
     scale = scan.scale  # corners come and go in the uploaded photo's pixels
     slots = _slots
     assert slots is not None
@@ -524,7 +526,7 @@ def upload(game_id: str) -> Response | tuple[str, int]:
                                        "apply or leave the photos being reviewed, then try "
                                        "again."), 507)
     try:
-        _run_detection(stored, _scan(db, game_id, scan_id, change=True))
+        _run_detection(stored, _scan(db, game_id, scan_id, change=True), data=data)
     except ScannerBusy:
         with transaction(db, game_id):
             db.execute(delete(scans).where(scans.c.game_id == game_id, scans.c.id == scan_id))

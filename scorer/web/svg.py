@@ -226,12 +226,12 @@ def _city_element(
         body += (f'<path class="station pc-{escape(station)}" '
                  f'd="M{_f(x - 13)} {_f(y + 11)}v-14l13-11 13 11v14z"/>')
     body += f'<text class="label" x="{_f(city.x)}" y="{_f(city.label_y)}">{name}</text>'
+    path = quote(city.name)
     if base:
-        path = quote(city.name)
         url = f"{base}/cities/{path}"
         return (f'<a{oob} id="city-{path}" href="{url}" hx-post="{url}" class="{kind}" '
                 f'data-city="{name}">{body}</a>')
-    return f'<g{oob} id="city-{quote(city.name)}" class="{kind}" data-city="{name}">{body}</g>'
+    return f'<g{oob} id="city-{path}" class="{kind}" data-city="{name}">{body}</g>'
 
 
 def board_svg(
@@ -268,8 +268,8 @@ def board_changes(
     board_name: str, *, language: str, classes: dict[str, str], stations: dict[str, str],
     first_city: str, base: str, lanes: frozenset[str], cities: frozenset[str],
 ) -> Markup:
-    """Only the ``lanes`` and ``cities`` of a tappable board (the rest as ``board_svg``
-    takes them), each to be swapped out of band by its id: what a tap changed.
+    """Only the ``lanes`` and ``cities`` of a board (the rest as ``board_svg`` takes them),
+    each to be swapped out of band by its id: what a tap, or a poll, changed.
 
     Wrapped in a hidden ``svg`` so that the browser parses them as SVG elements.
     """

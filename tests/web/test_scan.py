@@ -210,7 +210,7 @@ def read_as(lanes: dict[str, dict], board: str = "usa", stations: dict | None = 
     """A stand-in for the detection: ``lanes`` read as given, every other lane surely empty."""
     from scorer.boards import load_board
 
-    def read(stored, kept, corners=None):
+    def read(stored, kept, corners=None, data=None):
         empty = {"owner": None, "color": None, "confidence": 0.99}
         with scan._locked(stored.id, kept.id):
             scan._save(stored.id, kept.id, {

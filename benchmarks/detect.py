@@ -26,7 +26,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 DEFAULT_DIRS = [ROOT / "sample_photos", ROOT.parent / "shared" / "dev_photos"]
 STRESS_DIR = ROOT / "test-output" / "stress"
-DOUBT_BELOW = 0.75  # as scorer/web/scan.py: lanes read less surely are listed first to check
+sys.path.insert(0, str(ROOT))
+from scorer.vision.config import DEFAULT  # noqa: E402
+
+DOUBT_BELOW = DEFAULT.doubt_below  # lanes read less surely are listed first, to check
 
 
 def measure_locate(photo: Path, label: Path, repeat: int) -> dict:

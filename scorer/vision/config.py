@@ -117,6 +117,9 @@ class VisionConfig:
     pieces_per_colour: int = 48
     # ... and a lane dropped for that is reported empty with this (doubtful) confidence
     over_the_box_confidence: float = 0.3
+    # the review lists first, to check, every lane read less surely than this (the web's scan
+    # review and benchmarks/detect.py's "to check" both use it)
+    doubt_below: float = 0.75
     # stations: search radius around a city (art px)
     station_radius: int = 14
     # ... a pixel counts for a piece colour within this of its look in the photo (Lab, lightness

@@ -66,7 +66,6 @@ CORNER_PHOTO_LONG = 1600  # px of the photo shown to place corners by hand
 # detector reads 2000 px): a 25 MiB upload becomes ~1 MiB. ``scans.scale`` says its scale.
 KEPT_PHOTO_LONG = 2400
 KEPT_PHOTO_BYTES = 2 * 1024 * 1024  # a photo up to this size is kept as it came
-DOUBT_BELOW = 0.75  # a lane read with less confidence is listed first, to check
 
 _slots: threading.BoundedSemaphore | None = None
 
@@ -428,6 +427,7 @@ def _failed(game_id: str, scan_id: str, message: Message, rejected: bool,
 
 
 def _lane_views(stored: store.StoredGame, result: dict[str, Any]) -> list[LaneView]:
+    from scorer.vision.config import DEFAULT as VISION  # the detector's doubt, not OpenCV's
     game = stored.game
     proposed = result.get("proposed", {})
     players = {p.name for p in game.players}
@@ -440,7 +440,7 @@ def _lane_views(stored: store.StoredGame, result: dict[str, Any]) -> list[LaneVi
             choice = None
         seen = read.get("color")
         stray = seen is not None and detected is None  # a colour not in the game
-        unsure = read["confidence"] < DOUBT_BELOW or stray
+        unsure = read["confidence"] < VISION.doubt_below or stray
         views.append(LaneView(
             id=route.id, a=route.a, b=route.b, color=route.color,
             double=bool(game.board.siblings(route)), detected=detected, proposed=choice,

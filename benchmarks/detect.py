@@ -105,10 +105,11 @@ def measure_one(photo: Path, label: Path, repeat: int, weights: Path | None = No
     expected = truth.get("routes", {})
     doubtful = set(truth.get("doubtful", ()))
     right = wrong_claims = flagged = wrong_flagged = 0
-    mistakes = []
+    mistakes, readings = [], []
     for lane in detection.routes:
         want = None if lane.route in doubtful else expected.get(lane.route)
         flagged += lane.confidence < DOUBT_BELOW
+        readings.append([round(lane.confidence, 4), int(lane.owner == want)])
         if lane.owner == want:
             right += 1
         else:
@@ -132,6 +133,7 @@ def measure_one(photo: Path, label: Path, repeat: int, weights: Path | None = No
         "ms": statistics.median(times),
         "peak_mb": peak_mb,
         "mistakes": mistakes,
+        "readings": readings,
         "colours": colours,
         "invented": ([sum(lane.owner is not None for lane in detection.routes),
                       sum(board.routes[lane.route].length for lane in detection.routes
@@ -176,12 +178,26 @@ def main() -> int:
                         help="with --loo: networks per model (quicker, rougher runs)")
     parser.add_argument("--only", default="",
                         help="with --loo: only the photos whose name holds this")
+    parser.add_argument("--lso", type=Path, metavar="DIR",
+                        help="leave-one-source-out: read each board's real photos of DIR with a "
+                             "model trained on the renders and the other boards' real photos "
+                             "only (another board, table and camera)")
+    parser.add_argument("--harder", type=Path, metavar="DIR",
+                        help="with --lso: also read these variants of the real photos (other "
+                             "light and phones: benchmarks/locate_real.py --save DIR) with the "
+                             "model that did not see their board")
+    parser.add_argument("--models", type=Path, metavar="DIR",
+                        help="with --lso: keep each source's model here and reuse it when "
+                             "present (to measure changes to the reading, not the training)")
     parser.add_argument("--one", nargs=2, type=Path, help=argparse.SUPPRESS)
     parser.add_argument("--weights", type=Path, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.one and args.weights:
         print(json.dumps(measure_one(*args.one, args.repeat, args.weights)))
         return 0
+    if args.lso:
+        return leave_one_source_out(args.lso, args.harder, args.models, args.repeat,
+                                    args.verbose, args.members, args.only)
     if args.loo:
         return leave_one_out(args.loo, args.train, args.repeat, args.verbose, args.members,
                              args.only)
@@ -275,6 +291,79 @@ def leave_one_out(folder: Path, train: list[Path] | None, repeat: int, verbose: 
     return 0
 
 
+def leave_one_source_out(folder: Path, harder: Path | None, models: Path | None, repeat: int,
+                         verbose: bool, members: int | None = None, only: str = "") -> int:
+    """Each board's real photos of ``folder`` (a source: its board, table and camera) read by
+    a model trained on the renders and the other sources' real photos only, so no photo is
+    read by a model that saw it or a re-shot of it; ``harder`` variants of those photos are
+    read by the same models."""
+    pairs = labelled(folder)
+    sources = sorted({json.loads(lab.read_text(encoding="utf-8"))["map"] for _, lab in pairs})
+    tested = [(folder, pairs)] + ([(harder, labelled(harder))] if harder else [])
+    results: dict[Path, list[dict]] = {d: [] for d, _ in tested}
+    with tempfile.TemporaryDirectory() as tmp:
+        keep = models or Path(tmp)
+        keep.mkdir(parents=True, exist_ok=True)
+        for source in sources:
+            weights = keep / f"without-{source}.json"
+            if not weights.is_file():
+                others = [p.name for p, lab in pairs
+                          if json.loads(lab.read_text(encoding="utf-8"))["map"] == source]
+                subprocess.run(
+                    [sys.executable, "-m", "scorer.vision.train", str(ROOT / "sample_photos"),
+                     str(folder), "--real", str(folder), "--exclude", *others,
+                     "--cache", str(keep / "features.npz"), "--out", str(weights),
+                     *(["--members", str(members)] if members else [])],
+                    cwd=ROOT, check=True, capture_output=True,
+                )
+            for tested_dir, tested_pairs in tested:
+                for photo, label in tested_pairs:
+                    data = json.loads(label.read_text(encoding="utf-8"))
+                    if data["map"] != source or only not in photo.name:
+                        continue
+                    out = subprocess.run(
+                        [sys.executable, __file__, "--one", str(photo), str(label),
+                         "--repeat", str(repeat), "--weights", str(weights)],
+                        capture_output=True, text=True, check=False,
+                    )
+                    results[tested_dir].append(
+                        {"photo": photo.name, "error": out.stderr.strip()[-300:]}
+                        if out.returncode else json.loads(out.stdout))
+    for tested_dir, _ in tested:
+        rows = sorted(results[tested_dir], key=lambda r: r["photo"])
+        report(Path(f"{tested_dir} leave-one-source-out"), rows, verbose, per_colour=True)
+        report_reliability(rows)
+    return 0
+
+
+RELIABILITY_BINS = (0.0, 0.5, 0.75, 0.9, 0.95, 0.99, 1.0001)
+
+
+def report_reliability(rows: list[dict]) -> None:
+    """Does a confidence mean what it says? The lanes by confidence bin with the share of them
+    read wrong, and how often a reading the review does not ask about is wrong."""
+    readings = [lane for r in rows if "error" not in r for lane in r["readings"]]
+    if not readings:
+        return
+    print("  reliability: confidence -> lanes, wrong among them")
+    for low, high in zip(RELIABILITY_BINS[:-1], RELIABILITY_BINS[1:], strict=True):
+        inside = [ok for c, ok in readings if low <= c < high]
+        if inside:
+            wrong = len(inside) - sum(inside)
+            print(f"    {low:.2f}-{min(high, 1.0):.2f}: {len(inside):5d} lanes, {wrong:4d} wrong "
+                  f"({100 * wrong / len(inside):5.1f} %)")
+    sure = [ok for c, ok in readings if c >= DOUBT_BELOW]
+    wrong = len(sure) - sum(sure)
+    print(f"  a confident reading (>= {DOUBT_BELOW}, not asked) is wrong {wrong} times in "
+          f"{len(sure)} ({100 * wrong / max(len(sure), 1):.2f} %)")
+
+
+def colour_line(counts: dict[str, list[int]]) -> str:
+    """Each piece colour's trains counted right (see ``colour_counts``), in one line."""
+    return ", ".join(f"{c} {100 * n / max(t, g, 1):.1f} % ({n}/{max(t, g)})"
+                     for c, (n, t, g) in sorted(counts.items()))
+
+
 def reshots(photo: Path, label: Path, pairs: list[tuple[Path, Path]]) -> list[str]:
     """``photo`` and every photo of the same board with the same pieces on it (its labels'
     map and routes alike): a model that saw a re-shot has seen the photo's pieces."""
@@ -285,7 +374,7 @@ def reshots(photo: Path, label: Path, pairs: list[tuple[Path, Path]]) -> list[st
     return [p.name for p, lab in pairs if p == photo or layout(lab) == mine]
 
 
-def report(folder: Path, rows: list[dict], verbose: bool) -> None:
+def report(folder: Path, rows: list[dict], verbose: bool, per_colour: bool = False) -> None:
     print(f"\n{folder} ({len(rows)} photos)")
     print(f"{'photo':36} {'lanes right':>11} {'to check':>8} {'missed':>6} {'corner err':>10} "
           f"{'ms':>6} {'peak MB':>7}")
@@ -300,6 +389,8 @@ def report(folder: Path, rows: list[dict], verbose: bool) -> None:
               f"{100 * r['corner_error']:9.2f}% {r['ms']:6.0f} {r['peak_mb']:7.0f}"
               + (f"  empty board: {r['invented'][0]} lanes ({r['invented'][1]} trains) invented"
                  if r.get("invented") else ""))
+        if per_colour and r.get("colours"):
+            print("    trains counted right: " + colour_line(r["colours"]))
         if verbose and r["mistakes"]:
             print("    " + ", ".join(r["mistakes"]))
     if not done:
@@ -328,9 +419,7 @@ def report(folder: Path, rows: list[dict], verbose: bool) -> None:
             for i in range(3):
                 row[i] += counts[i]
     if pooled:
-        print("  trains counted right: " + ", ".join(
-            f"{c} {100 * n / max(t, g, 1):.1f} % ({n}/{max(t, g)})"
-            for c, (n, t, g) in sorted(pooled.items())))
+        print("  trains counted right: " + colour_line(pooled))
     empty = [r for r in done if r.get("invented") is not None]
     if empty:
         print(f"  empty boards: {sum(r['invented'][0] for r in empty)} lanes "

@@ -325,7 +325,7 @@ def test_a_read_photo_is_kept_reduced_and_corners_by_hand_still_read_it(tmp_path
 
 
 def test_reviews_left_for_days_are_deleted_by_any_upload(tmp_path, monkeypatch):
-    from scorer.web import scan
+    from scorer.web import scan_store
 
     with served(tmp_path, workers=1, wait=5) as (port, slots, games, app):
         app.config["SCAN_KEEP"] = 3600
@@ -338,7 +338,7 @@ def test_reviews_left_for_days_are_deleted_by_any_upload(tmp_path, monkeypatch):
             recent = upload(phone, left, NOT_A_BOARD).headers["location"].rsplit("/", 1)[1]
             change_scans(app, update(scans).where(scans.c.id == old)
                          .values(updated=time.time() - 7200))  # finished 2 h ago
-            monkeypatch.setattr(scan, "_swept", [0.0])
+            monkeypatch.setattr(scan_store, "_swept", [0.0])
             assert upload(phone, busy, NOT_A_BOARD).status == 303  # another game's upload
         finally:
             phone.close()

@@ -15,7 +15,7 @@ from contextlib import contextmanager
 
 from PIL import Image
 
-from scorer.web import create_app, scan
+from scorer.web import create_app, scan_runner
 from tests.hardening.databases import app_config, stored_scans
 from tests.hardening.live import Phone, players, thread_server
 
@@ -54,7 +54,7 @@ def upload_with_every_slot_taken(phone: Phone, game: str, data: bytes,
 def served(tmp_path, workers: int, wait: float, **config):  # type: ignore[no-untyped-def]
     app = create_app({**app_config(tmp_path, "db.sqlite3"), "SECRET_KEY": "pool",
                       "SCAN_WORKERS": workers, "SCAN_WAIT": wait, **config})
-    slots = scan._slots
+    slots = scan_runner._slots
     games: list[str] = []
     with thread_server(app, threads=8) as port:
         yield port, slots, games, app

@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 from PIL import Image
 
-from scorer.web import scan
+from scorer.web import scan_runner, scan_store
 from tests.hardening.databases import app_config, on_postgres, stored_scans
 from tests.web.conftest import players
 
@@ -162,7 +162,7 @@ def test_corners_placed_by_hand_read_the_board(client, usa_photo):
 
 
 def test_a_photo_over_25_mb_is_refused_before_it_is_read(client, usa):
-    answer = upload(client, usa, b"\xff" * (scan.MAX_PHOTO_BYTES + 1))
+    answer = upload(client, usa, b"\xff" * (scan_store.MAX_PHOTO_BYTES + 1))
     assert answer.status_code == 413
     assert "larger than 25 MB" in answer.text
 
@@ -178,7 +178,7 @@ def test_an_upload_without_a_csrf_token_is_refused(client, usa, usa_photo):
 def test_a_busy_scanner_says_so(client, usa, usa_photo, monkeypatch):
     taken = threading.BoundedSemaphore(1)
     taken.acquire()
-    monkeypatch.setattr(scan, "_slots", taken)
+    monkeypatch.setattr(scan_runner, "_slots", taken)
     client.raw.application.config["SCAN_WAIT"] = 0.01
     answer = upload(client, usa, usa_photo[0])
     assert answer.status_code == 503 and "busy" in answer.text
@@ -202,7 +202,7 @@ DOUBTS = {
 @pytest.fixture
 def doubtful_scan(client, usa, monkeypatch):
     """A scan of the 2-player USA game (Ann red, Bob blue) read as ``DOUBTS`` says."""
-    monkeypatch.setattr(scan, "_run_detection", read_as(DOUBTS))
+    monkeypatch.setattr(scan_runner, "run_detection", read_as(DOUBTS))
     return scan_url(upload(client, usa, b"\xff\xd8\xff a photo"))
 
 
@@ -212,8 +212,8 @@ def read_as(lanes: dict[str, dict], board: str = "usa", stations: dict | None = 
 
     def read(stored, kept, corners=None, data=None):
         empty = {"owner": None, "color": None, "confidence": 0.99}
-        with scan._locked(stored.id, kept.id):
-            scan._save(stored.id, kept.id, {
+        with scan_store.locked(stored.id, kept.id):
+            scan_store.save(stored.id, kept.id, {
                 "detection": {"elapsed_ms": 5}, "confidence": 0.9,
                 "lanes": {rid: lanes.get(rid, empty) for rid in load_board(board).routes},
                 "stations": stations or {}, "proposed": {}, "photo_size": [400, 300]},
@@ -400,7 +400,7 @@ TOO_MANY = {rid: {"owner": "Ann", "color": "red", "confidence": conf} for rid, c
 
 @pytest.fixture
 def crowded_scan(client, usa, monkeypatch):
-    monkeypatch.setattr(scan, "_run_detection", read_as(TOO_MANY))
+    monkeypatch.setattr(scan_runner, "run_detection", read_as(TOO_MANY))
     return scan_url(upload(client, usa, b"\xff\xd8\xff a photo"))
 
 
@@ -474,7 +474,7 @@ def stations_shown(page: str) -> dict[str, str]:
 
 def test_the_stations_shown_are_the_stations_applied_and_each_can_be_corrected(
         client, europe, monkeypatch):
-    monkeypatch.setattr(scan, "_run_detection", read_as(
+    monkeypatch.setattr(scan_runner, "run_detection", read_as(
         {"paris--zurich": {"owner": "Ann", "color": "red", "confidence": 0.99}}, "europe",
         {"Wien": "Ann", "Roma": "Bob"}))
     url = scan_url(upload(client, europe, b"\xff\xd8\xff a photo"))
@@ -500,7 +500,7 @@ def test_the_stations_shown_are_the_stations_applied_and_each_can_be_corrected(
 ])
 def test_both_lanes_of_a_double_read_taken_are_explained_with_the_two_lanes(
         client, usa, monkeypatch, bob, text):
-    monkeypatch.setattr(scan, "_run_detection", read_as({
+    monkeypatch.setattr(scan_runner, "run_detection", read_as({
         "kansas-city--saint-louis": {"owner": "Ann", "color": "red", "confidence": 0.97},
         "kansas-city--saint-louis--2": {"owner": bob, "color": "blue", "confidence": 0.8}}))
     url = scan_url(upload(client, usa, b"\xff\xd8\xff a photo"))
@@ -516,7 +516,7 @@ def test_both_lanes_of_a_double_read_taken_are_explained_with_the_two_lanes(
 
 
 def test_more_stations_than_a_player_has_is_said_before_apply(client, europe, monkeypatch):
-    monkeypatch.setattr(scan, "_run_detection", read_as(
+    monkeypatch.setattr(scan_runner, "run_detection", read_as(
         {}, "europe", {"Wien": "Ann", "Roma": "Ann", "Paris": "Ann", "Madrid": "Ann"}))
     url = scan_url(upload(client, europe, b"\xff\xd8\xff a photo"))
     check = re.search(r"data-check>(.*?)</div>", client.get(url).text, re.S).group(1)

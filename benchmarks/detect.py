@@ -272,21 +272,8 @@ def leave_one_out(folder: Path, train: list[Path] | None, repeat: int, verbose: 
         for photo, label in pairs:
             if only not in photo.name:
                 continue
-            subprocess.run(
-                [sys.executable, "-m", "scorer.vision.train", *map(str, dirs), "--real",
-                 str(folder), "--exclude", *reshots(photo, label, pairs), "--cache", str(cache),
-                 "--out", str(weights), *(["--members", str(members)] if members else [])],
-                cwd=ROOT, check=True, capture_output=True,
-            )
-            out = subprocess.run(
-                [sys.executable, __file__, "--one", str(photo), str(label),
-                 "--repeat", str(repeat), "--weights", str(weights)],
-                capture_output=True, text=True, check=False,
-            )
-            if out.returncode:
-                rows.append({"photo": photo.name, "error": out.stderr.strip()[-300:]})
-            else:
-                rows.append(json.loads(out.stdout))
+            train_without(dirs, folder, reshots(photo, label, pairs), cache, weights, members)
+            rows.append(read_with(photo, label, repeat, weights))
     report(Path(f"{folder} leave-one-photo-out"), rows, verbose)
     return 0
 
@@ -297,43 +284,55 @@ def leave_one_source_out(folder: Path, harder: Path | None, models: Path | None,
     a model trained on the renders and the other sources' real photos only, so no photo is
     read by a model that saw it or a re-shot of it; ``harder`` variants of those photos are
     read by the same models."""
-    pairs = labelled(folder)
-    sources = sorted({json.loads(lab.read_text(encoding="utf-8"))["map"] for _, lab in pairs})
-    tested = [(folder, pairs)] + ([(harder, labelled(harder))] if harder else [])
+    def with_maps(pairs: list[tuple[Path, Path]]) -> list[tuple[Path, Path, str]]:
+        return [(photo, label, json.loads(label.read_text(encoding="utf-8"))["map"])
+                for photo, label in pairs]
+
+    own = with_maps(labelled(folder))
+    tested = [(folder, own)] + ([(harder, with_maps(labelled(harder)))] if harder else [])
     results: dict[Path, list[dict]] = {d: [] for d, _ in tested}
     with tempfile.TemporaryDirectory() as tmp:
         keep = models or Path(tmp)
         keep.mkdir(parents=True, exist_ok=True)
-        for source in sources:
+        for source in sorted({board for _, _, board in own}):
             weights = keep / f"without-{source}.json"
             if not weights.is_file():
-                others = [p.name for p, lab in pairs
-                          if json.loads(lab.read_text(encoding="utf-8"))["map"] == source]
-                subprocess.run(
-                    [sys.executable, "-m", "scorer.vision.train", str(ROOT / "sample_photos"),
-                     str(folder), "--real", str(folder), "--exclude", *others,
-                     "--cache", str(keep / "features.npz"), "--out", str(weights),
-                     *(["--members", str(members)] if members else [])],
-                    cwd=ROOT, check=True, capture_output=True,
-                )
+                train_without([ROOT / "sample_photos", folder], folder,
+                              [p.name for p, _, board in own if board == source],
+                              keep / "features.npz", weights, members)
             for tested_dir, tested_pairs in tested:
-                for photo, label in tested_pairs:
-                    data = json.loads(label.read_text(encoding="utf-8"))
-                    if data["map"] != source or only not in photo.name:
-                        continue
-                    out = subprocess.run(
-                        [sys.executable, __file__, "--one", str(photo), str(label),
-                         "--repeat", str(repeat), "--weights", str(weights)],
-                        capture_output=True, text=True, check=False,
-                    )
-                    results[tested_dir].append(
-                        {"photo": photo.name, "error": out.stderr.strip()[-300:]}
-                        if out.returncode else json.loads(out.stdout))
+                results[tested_dir] += [read_with(photo, label, repeat, weights)
+                                        for photo, label, board in tested_pairs
+                                        if board == source and only in photo.name]
     for tested_dir, _ in tested:
         rows = sorted(results[tested_dir], key=lambda r: r["photo"])
         report(Path(f"{tested_dir} leave-one-source-out"), rows, verbose, per_colour=True)
         report_reliability(rows)
     return 0
+
+
+def train_without(dirs: list[Path], real: Path, exclude: list[str], cache: Path, out: Path,
+                  members: int | None) -> None:
+    """Train a model on ``dirs`` (``real``'s photos as real ones) without the ``exclude`` photos,
+    written to ``out``; ``cache`` keeps the features between runs."""
+    subprocess.run(
+        [sys.executable, "-m", "scorer.vision.train", *map(str, dirs), "--real", str(real),
+         "--exclude", *exclude, "--cache", str(cache), "--out", str(out),
+         *(["--members", str(members)] if members else [])],
+        cwd=ROOT, check=True, capture_output=True,
+    )
+
+
+def read_with(photo: Path, label: Path, repeat: int, weights: Path) -> dict:
+    """``measure_one`` of the photo with the model ``weights``, in a child of its own."""
+    out = subprocess.run(
+        [sys.executable, __file__, "--one", str(photo), str(label),
+         "--repeat", str(repeat), "--weights", str(weights)],
+        capture_output=True, text=True, check=False,
+    )
+    if out.returncode:
+        return {"photo": photo.name, "error": out.stderr.strip()[-300:]}
+    return json.loads(out.stdout)
 
 
 RELIABILITY_BINS = (0.0, 0.5, 0.75, 0.9, 0.95, 0.99, 1.0001)

@@ -49,6 +49,27 @@
     }
   });
 
+  // The new-game form shows as many player rows as the chosen rule set seats (Express: 3);
+  // a hidden row keeps what was typed in it, for a change of mind, but is not sent.
+  function seatPlayers(choice) {
+    var form = choice.closest("form");
+    var legend = form && form.querySelector("[data-seats-legend]");
+    if (!legend) return;
+    legend.textContent = choice.getAttribute("data-players-legend");
+    var seats = Number(choice.getAttribute("data-max-players"));
+    form.querySelectorAll(".player-row").forEach(function (row, index) {
+      row.hidden = index >= seats;
+      row.querySelectorAll("input, select").forEach(function (field) {
+        field.disabled = row.hidden;
+      });
+    });
+  }
+  document.addEventListener("change", function (event) {
+    if (event.target.matches && event.target.matches("input[data-max-players]")) {
+      seatPlayers(event.target);
+    }
+  });
+
   // Keep the selection after a swap of the player bar answered by the server.
   document.addEventListener("htmx:afterSettle", function () {
     var input = document.querySelector("#controls [data-active-player]");
@@ -730,6 +751,8 @@
 
   document.addEventListener("DOMContentLoaded", function () {
     document.querySelectorAll("[data-copy][hidden]").forEach(function (b) { b.hidden = false; });
+    var seated = document.querySelector("input[data-max-players]:checked");
+    if (seated) seatPlayers(seated);
     measureStrip();
     watchPlayerBar();
     // A phone on its side has room for the strip and the map only: open there.

@@ -671,16 +671,17 @@
   function keepRefusals(bar) {
     var now = Date.now();
     var shown = Array.prototype.map.call(bar.querySelectorAll("[data-error]"),
-      function (p) { return p.textContent; });
+      function (p) { return p.getAttribute("data-refusal") || p.textContent; });
     refusals = refusals.filter(function (r) { return r.until > now; });
     shown.forEach(function (text) {
       if (!refusals.some(function (r) { return r.text === text; })) {
         refusals.push({ text: text, until: now + KEEP_REFUSAL_MS });
       }
     });
-    // Under the newer answer, not on top of it: the last tap's answer comes first.
+    // Under the newer answer, not on top of it: the last tap's answer comes first, and the
+    // older refusal is told as older, so the tap just made does not look refused too.
     refusals.forEach(function (r) {
-      if (shown.indexOf(r.text) < 0) bar.append(errorLine(r.text));
+      if (shown.indexOf(r.text) < 0) bar.append(earlierLine(r.text));
     });
   }
   document.addEventListener("htmx:oobAfterSwap", function (e) {
@@ -701,6 +702,15 @@
     p.className = "msg error";
     p.setAttribute("data-error", "");
     p.textContent = text;
+    return p;
+  }
+
+  function earlierLine(text) {
+    var p = errorLine(text);
+    p.classList.add("earlier");
+    p.setAttribute("data-refusal", text);
+    var before = document.body.getAttribute("data-msg-earlier");
+    if (before) p.prepend(Object.assign(document.createElement("b"), { textContent: before + " " }));
     return p;
   }
 

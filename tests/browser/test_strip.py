@@ -1,6 +1,8 @@
 """The strip over the map (selected player, trains left, final round) and where the answers
 to taps show: never over the map's lanes or the buttons at the bottom of the screen."""
 
+import re
+
 from playwright.sync_api import expect
 
 # 25 of Ann's 27 Express trains: 6 + 8 + 4 + 4, then Paris–Zürich (3) sets off the final round.
@@ -71,6 +73,10 @@ def test_answers_show_at_the_top_and_a_refusal_stays_under_the_newer_answer(
     lines = table.message().locator(".msg")
     expect(lines.first).to_contain_text("Ann claims München–Wien")
     expect(lines.nth(1)).to_contain_text("belongs to Bob")
+    # ... told as the earlier tap's, not in the red of the answer to the tap just made
+    expect(lines.nth(1)).to_have_text(re.compile(r"^Before that: "))
+    background = lines.nth(1).evaluate("e => getComputedStyle(e).backgroundColor")
+    assert background == "rgb(255, 255, 255)", f"the earlier refusal is on {background}"
     shot(phone, "answer-over-refusal")
     screen = phone.evaluate("innerHeight")
     for index in range(lines.count()):

@@ -687,6 +687,47 @@
   document.addEventListener("htmx:oobAfterSwap", function (e) {
     if (e.target.id === "message") keepRefusals(e.target);
   });
+  // (The swapped bar is in the page only once the swap has settled.)
+  document.addEventListener("htmx:afterSettle", function () {
+    requestAnimationFrame(placeMessage);
+  });
+
+  // On the game page the answer to a tap shows where the eye is, over the hint above the map
+  // or, the map scrolled up, just under the strip, and only as wide as the map: never over
+  // the page's links, Undo, the mode switch or the zoom buttons beside the map.
+  function placeMessage() {
+    var bar = document.getElementById("message");
+    var strip = bar && bar.closest("[data-strip]");
+    var view = document.getElementById("viewport");
+    var hint = document.querySelector("#controls .hint");
+    // (only a bar that shows something: a fixed empty one stops the browser from keeping
+    // the map still when the page above it grows, the final round's banner)
+    if (!strip || !view || !hint || !bar.children.length) return;
+    var players = strip.querySelector(".strip-players").getBoundingClientRect();
+    var map = view.getBoundingClientRect();
+    var top = Math.max(players.bottom, hint.getBoundingClientRect().top, 0);
+    var left = Math.max(map.left, 0), right = Math.min(map.right, window.innerWidth);
+    bar.style.position = "fixed";
+    bar.style.right = "auto";
+    bar.style.left = left + "px";
+    bar.style.width = right - left + "px";
+    top = Math.min(top, window.innerHeight - bar.offsetHeight - 8);
+    // the zoom buttons in a row above the map (the whole board shown): beside them if the
+    // answer has room there, else under them
+    var zoom = view.closest(".map").querySelector(".zoom").getBoundingClientRect();
+    if (zoom.height && zoom.top < top + bar.offsetHeight && zoom.bottom > top
+        && zoom.left < right && zoom.right > left) {
+      if (zoom.left - left >= 0.6 * (right - left)) bar.style.width = zoom.left - 4 - left + "px";
+      else top = zoom.bottom + 4;
+    }
+    bar.style.top = top + "px";
+  }
+  var placing = false;
+  window.addEventListener("scroll", function () {
+    if (placing) return;
+    placing = true;
+    requestAnimationFrame(function () { placing = false; placeMessage(); });
+  }, { passive: true });
   // The photo review's answers leave its message bar alone: a new answer clears it the same.
   function reviewAnswered(e) {
     var bar = document.getElementById("message");
@@ -721,6 +762,7 @@
     if (!bar || !text) return;
     bar.replaceChildren(errorLine(text));
     keepRefusals(bar);
+    placeMessage();
   }
   document.addEventListener("htmx:sendError", function () { showProblem("network"); });
   document.addEventListener("htmx:timeout", function () { showProblem("network"); });

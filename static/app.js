@@ -49,6 +49,27 @@
     }
   });
 
+  // The new-game form shows as many player rows as the chosen rule set seats (Express: 3);
+  // a hidden row keeps what was typed in it, for a change of mind, but is not sent.
+  function seatPlayers(choice) {
+    var form = choice.closest("form");
+    var legend = form && form.querySelector("[data-seats-legend]");
+    if (!legend) return;
+    legend.textContent = choice.getAttribute("data-players-legend");
+    var seats = Number(choice.getAttribute("data-max-players"));
+    form.querySelectorAll(".player-row").forEach(function (row, index) {
+      row.hidden = index >= seats;
+      row.querySelectorAll("input, select").forEach(function (field) {
+        field.disabled = row.hidden;
+      });
+    });
+  }
+  document.addEventListener("change", function (event) {
+    if (event.target.matches && event.target.matches("input[data-max-players]")) {
+      seatPlayers(event.target);
+    }
+  });
+
   // Keep the selection after a swap of the player bar answered by the server.
   document.addEventListener("htmx:afterSettle", function () {
     var input = document.querySelector("#controls [data-active-player]");
@@ -650,21 +671,63 @@
   function keepRefusals(bar) {
     var now = Date.now();
     var shown = Array.prototype.map.call(bar.querySelectorAll("[data-error]"),
-      function (p) { return p.textContent; });
+      function (p) { return p.getAttribute("data-refusal") || p.textContent; });
     refusals = refusals.filter(function (r) { return r.until > now; });
     shown.forEach(function (text) {
       if (!refusals.some(function (r) { return r.text === text; })) {
         refusals.push({ text: text, until: now + KEEP_REFUSAL_MS });
       }
     });
-    // Under the newer answer, not on top of it: the last tap's answer comes first.
+    // Under the newer answer, not on top of it: the last tap's answer comes first, and the
+    // older refusal is told as older, so the tap just made does not look refused too.
     refusals.forEach(function (r) {
-      if (shown.indexOf(r.text) < 0) bar.append(errorLine(r.text));
+      if (shown.indexOf(r.text) < 0) bar.append(earlierLine(r.text));
     });
   }
   document.addEventListener("htmx:oobAfterSwap", function (e) {
     if (e.target.id === "message") keepRefusals(e.target);
   });
+  // (The swapped bar is in the page only once the swap has settled.)
+  document.addEventListener("htmx:afterSettle", function () {
+    requestAnimationFrame(placeMessage);
+  });
+
+  // On the game page the answer to a tap shows where the eye is, over the hint above the map
+  // or, the map scrolled up, just under the strip, and only as wide as the map: never over
+  // the page's links, Undo, the mode switch or the zoom buttons beside the map.
+  function placeMessage() {
+    var bar = document.getElementById("message");
+    var strip = bar && bar.closest("[data-strip]");
+    var view = document.getElementById("viewport");
+    var hint = document.querySelector("#controls .hint");
+    // (only a bar that shows something: a fixed empty one stops the browser from keeping
+    // the map still when the page above it grows, the final round's banner)
+    if (!strip || !view || !hint || !bar.children.length) return;
+    var players = strip.querySelector(".strip-players").getBoundingClientRect();
+    var map = view.getBoundingClientRect();
+    var top = Math.max(players.bottom, hint.getBoundingClientRect().top, 0);
+    var left = Math.max(map.left, 0), right = Math.min(map.right, window.innerWidth);
+    bar.style.position = "fixed";
+    bar.style.right = "auto";
+    bar.style.left = left + "px";
+    bar.style.width = right - left + "px";
+    top = Math.min(top, window.innerHeight - bar.offsetHeight - 8);
+    // the zoom buttons in a row above the map (the whole board shown): beside them if the
+    // answer has room there, else under them
+    var zoom = view.closest(".map").querySelector(".zoom").getBoundingClientRect();
+    if (zoom.height && zoom.top < top + bar.offsetHeight && zoom.bottom > top
+        && zoom.left < right && zoom.right > left) {
+      if (zoom.left - left >= 0.6 * (right - left)) bar.style.width = zoom.left - 4 - left + "px";
+      else top = zoom.bottom + 4;
+    }
+    bar.style.top = top + "px";
+  }
+  var placing = false;
+  window.addEventListener("scroll", function () {
+    if (placing) return;
+    placing = true;
+    requestAnimationFrame(function () { placing = false; placeMessage(); });
+  }, { passive: true });
   // The photo review's answers leave its message bar alone: a new answer clears it the same.
   function reviewAnswered(e) {
     var bar = document.getElementById("message");
@@ -683,6 +746,15 @@
     return p;
   }
 
+  function earlierLine(text) {
+    var p = errorLine(text);
+    p.classList.add("earlier");
+    p.setAttribute("data-refusal", text);
+    var before = document.body.getAttribute("data-msg-earlier");
+    if (before) p.prepend(Object.assign(document.createElement("b"), { textContent: before + " " }));
+    return p;
+  }
+
   // A tap that never reached the server (bad Wi-Fi) or failed there must not look recorded.
   function showProblem(kind) {
     var bar = document.getElementById("message");
@@ -690,6 +762,7 @@
     if (!bar || !text) return;
     bar.replaceChildren(errorLine(text));
     keepRefusals(bar);
+    placeMessage();
   }
   document.addEventListener("htmx:sendError", function () { showProblem("network"); });
   document.addEventListener("htmx:timeout", function () { showProblem("network"); });
@@ -730,6 +803,8 @@
 
   document.addEventListener("DOMContentLoaded", function () {
     document.querySelectorAll("[data-copy][hidden]").forEach(function (b) { b.hidden = false; });
+    var seated = document.querySelector("input[data-max-players]:checked");
+    if (seated) seatPlayers(seated);
     measureStrip();
     watchPlayerBar();
     // A phone on its side has room for the strip and the map only: open there.

@@ -286,8 +286,9 @@ def test_a_photo_lane_tap_that_never_reaches_the_server_says_so(phone, table, sh
     tap(phone, "#scan-lanes", second)
     lane = phone.locator(f'.scan-lane[data-route-id="{second}"]')
     expect(lane).to_have_attribute("data-owner", next_owner(before[1]))
+    # the second tap was answered after: the failure stays under its answer, told as earlier
     expect(phone.locator("#message [data-error]")).to_have_text(
-        "No connection: that tap was not recorded. Try again.")
+        "Before that: No connection: that tap was not recorded. Try again.")
     shot(phone, "not-recorded")
     assert owners(phone, [first]) == before[:1]
 

@@ -1,6 +1,9 @@
 """The strip over the map (selected player, trains left, final round) and where the answers
 to taps show: never over the map's lanes or the buttons at the bottom of the screen."""
 
+import re
+
+import pytest
 from playwright.sync_api import expect
 
 # 25 of Ann's 27 Express trains: 6 + 8 + 4 + 4, then Paris–Zürich (3) sets off the final round.
@@ -71,6 +74,10 @@ def test_answers_show_at_the_top_and_a_refusal_stays_under_the_newer_answer(
     lines = table.message().locator(".msg")
     expect(lines.first).to_contain_text("Ann claims München–Wien")
     expect(lines.nth(1)).to_contain_text("belongs to Bob")
+    # ... told as the earlier tap's, not in the red of the answer to the tap just made
+    expect(lines.nth(1)).to_have_text(re.compile(r"^Before that: "))
+    background = lines.nth(1).evaluate("e => getComputedStyle(e).backgroundColor")
+    assert background == "rgb(255, 255, 255)", f"the earlier refusal is on {background}"
     shot(phone, "answer-over-refusal")
     screen = phone.evaluate("innerHeight")
     for index in range(lines.count()):
@@ -102,3 +109,28 @@ def test_upright_a_zoomed_in_map_fills_the_screen_under_the_strip(phone, table, 
     phone.locator('[data-zoom="in"]').click()
     phone.locator('[data-zoom="out"]').click()
     assert viewport.bounding_box()["height"] < box["height"]
+
+
+COVERED = ".game-nav a, .undo-redo button, .modes label, .zoom button, .strip.show .strip-player"
+
+
+@pytest.mark.parametrize("screen", [(390, 844), (844, 390)], ids=["upright", "on its side"])
+def test_the_answer_to_a_tap_covers_no_button(phone, table, screen, shot):
+    """Upright with the page at its top, on its side opened on the map: the answer shows over
+    the hint or the map's top, beside the zoom buttons, never over a button."""
+    phone.set_viewport_size({"width": screen[0], "height": screen[1]})
+    game_id = table.api_game({"variant": "europe", "players": THREE})
+    phone.goto(f"/games/{game_id}")
+    table.tap_lane("munchen--wien", zoom=False)
+    message = table.message().locator(".msg")
+    expect(message).to_contain_text("Ann claims München–Wien")
+    shot(phone, "answer")
+    box = message.bounding_box()
+    for button in phone.locator(COVERED).all():
+        other = button.bounding_box()
+        if other is None:
+            continue
+        apart = (box["x"] + box["width"] <= other["x"] or other["x"] + other["width"] <= box["x"]
+                 or box["y"] + box["height"] <= other["y"]
+                 or other["y"] + other["height"] <= box["y"])
+        assert apart, f"the answer {box} covers {button.inner_text()!r} at {other}"

@@ -69,6 +69,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
 
     from scorer.web import (
         api,
+        assets,
         common,
         db,
         devices,
@@ -88,6 +89,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     i18n.init_app(app)
     security.init_app(app)
     common.init_app(app)
+    assets.init_app(app)
     devices.init_app(app)
     for module in (games, play, results, records, share, api):
         app.register_blueprint(module.bp)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import gzip
 import json
 import re
 import threading
@@ -344,26 +343,6 @@ def flash_message(text: str, error: bool = False) -> None:
     flash(text, "error" if error else "info")
 
 
-_COMPRESSIBLE = frozenset({"text/html", "application/json"})
-
-
-def _compress(response: Response) -> Response:
-    """Gzip pages and htmx answers (a poll's answer after another phone's tap is ~100 kB of
-    SVG, ~15 kB gzipped): the tables' Wi-Fi is slow far more often than the server is."""
-    if (response.direct_passthrough or response.status_code < 200
-            or response.status_code in (204, 304) or "Content-Encoding" in response.headers
-            or response.mimetype not in _COMPRESSIBLE
-            or "gzip" not in request.headers.get("Accept-Encoding", "")):
-        return response
-    body = response.get_data()
-    if len(body) < 1024:
-        return response
-    response.set_data(gzip.compress(body, compresslevel=5))
-    response.headers["Content-Encoding"] = "gzip"
-    response.vary.add("Accept-Encoding")
-    return response
-
-
 def _untrusted_host(_exc: SecurityError) -> Response:
     """A Host not in TRUSTED_HOSTS: no page can be built for it (its links would name it)."""
     return Response("This server does not answer for this host name.\n", status=400,
@@ -373,6 +352,5 @@ def _untrusted_host(_exc: SecurityError) -> Response:
 def init_app(app: Flask) -> None:
     app.register_error_handler(SecurityError, _untrusted_host)
     app.register_error_handler(HTTPException, _http_error)
-    app.after_request(_compress)
     app.jinja_env.globals.update(variants=VARIANTS, board_svg=board_svg,
                                  board_changes=board_changes)

@@ -71,7 +71,7 @@ def test_pages_load_htmx_from_the_site_itself(client):
     scripts = re.findall(r'<script src="([^"]+)"', page)
     assert scripts and all(s.startswith("/static/") for s in scripts)
     htmx = next(s for s in scripts if "htmx" in s)
-    assert re.search(r"htmx-\d+\.\d+\.\d+\.min\.js$", htmx)
+    assert re.search(r"htmx-\d+\.\d+\.\d+\.min\.js(\?v=[0-9a-f]+)?$", htmx)
     assert client.get(htmx).status_code == 200
 
 
@@ -82,20 +82,3 @@ def test_pages_need_nothing_from_another_site(client, europe):
         assert not re.findall(r'(?:src|href)="(?:https?:)?//', page), url
     css = client.get("/static/app.css").text
     assert "url(" not in css and "@import" not in css
-
-
-def test_pages_and_tap_answers_are_gzipped_for_slow_wifi(client, europe):
-    import gzip
-
-    page = client.get(f"/games/{europe}", headers={"Accept-Encoding": "gzip, br"})
-    assert page.headers["Content-Encoding"] == "gzip"
-    html = gzip.decompress(page.data).decode()
-    assert html.count("data-route-id=") == 101
-    assert len(page.data) < len(html) / 4
-    tap = client.raw.post(f"/games/{europe}/routes/paris--zurich", data={"player": "Ann"},
-                          headers={"HX-Request": "true", "X-CSRF-Token": client.token,
-                                   "Accept-Encoding": "gzip"})
-    assert tap.headers["Content-Encoding"] == "gzip"
-    assert "own-red" in gzip.decompress(tap.data).decode()
-    plain = client.get(f"/games/{europe}")
-    assert "Content-Encoding" not in plain.headers

@@ -134,3 +134,33 @@ def test_the_answer_to_a_tap_covers_no_button(phone, table, screen, shot):
                  or box["y"] + box["height"] <= other["y"]
                  or other["y"] + other["height"] <= box["y"])
         assert apart, f"the answer {box} covers {button.inner_text()!r} at {other}"
+
+
+FIVE = [{"name": n, "color": c} for n, c in (
+    ("Ann", "red"), ("Bob", "blue"), ("Cleo", "green"), ("Dmitri", "yellow"), ("Eve", "black"))]
+
+
+def test_with_five_players_the_strip_shows_every_name_trains_and_points_at_390_px(
+    phone, table, shot
+):
+    game_id = table.api_game({"variant": "usa", "players": FIVE, "claims": [
+        {"player": "Dmitri", "route": "helena--seattle"}]})
+    phone.goto(f"/games/{game_id}")
+    phone.locator("#viewport").evaluate("v => v.scrollIntoView({block: 'start'})")
+    strip = phone.locator("#strip")
+    expect(strip).to_be_visible()
+    shot(phone, "five-players")
+    for player in FIVE:
+        cell = strip.locator(f'[data-pick-player="{player["name"]}"]')
+        name = cell.locator(".nm")
+        assert name.evaluate("e => e.scrollWidth <= e.clientWidth"), (
+            f"{player['name']} is cut to {name.bounding_box()['width']:.0f} px")
+        box = cell.bounding_box()
+        for part in cell.locator(".count").all():
+            inner = part.bounding_box()
+            assert inner["x"] + inner["width"] <= box["x"] + box["width"], part.inner_text()
+            assert inner["y"] + inner["height"] <= box["y"] + box["height"], part.inner_text()
+    dmitri = strip.locator('[data-pick-player="Dmitri"]')
+    expect(dmitri.locator(".count").first).to_have_text("39 trains")
+    expect(dmitri.locator(".count").nth(1)).to_have_text("15 pts")
+    expect(dmitri.locator(".unit").first).to_be_visible()

@@ -14,6 +14,7 @@ from scorer.web import store
 from scorer.web.common import refuse
 from scorer.web.db import get_db, scan_files
 from scorer.web.i18n import _, color_name
+from scorer.web.scan_photos import photo_count, rectified_name
 from scorer.web.svg import board_shapes, hit_line
 
 
@@ -124,6 +125,9 @@ def review_context(stored: store.StoredGame, scan_id: str, result: dict[str, Any
     game = stored.game
     lanes = lane_views(stored, result)
     by_id = {lane.id: lane for lane in lanes}
+    views = set(get_db().scalars(select(scan_files.c.name).where(
+        scan_files.c.game_id == stored.id, scan_files.c.scan_id == scan_id,
+        scan_files.c.name.like("rectified%"))).all())
     colors = {p.name: p.color for p in game.players}
     shapes = board_shapes(game.board.name)
     routes = game.board.routes
@@ -154,9 +158,9 @@ def review_context(stored: store.StoredGame, scan_id: str, result: dict[str, Any
                                 | set(result.get("proposed_stations", {})))]
         if game.variant.stations else [],
         "cities": {c.name: c for c in shapes.cities} if game.variant.stations else {},
-        "has_photo": get_db().scalar(select(scan_files.c.name).where(
-            scan_files.c.game_id == stored.id, scan_files.c.scan_id == scan_id,
-            scan_files.c.name == "rectified.jpg")) is not None,
+        "photos": photo_count(result), "has_photo": rectified_name(1) in views, "crops": [
+            name for name in map(rectified_name, range(1, photo_count(result) + 1))
+            if name in views],
         "elapsed_ms": result.get("detection", {}).get("elapsed_ms"),
     }
 

@@ -182,7 +182,7 @@ def read_pair(first: bytes, second: bytes, board_name: str, colors: list[str],
 
     board = load_board(board_name)
     alone = [detect(data, board, colors).routes for data in (first, second)]
-    together = combine_lanes(alone, colors)
+    together = combine_lanes(alone, colors, board=board)
 
     def figures(routes) -> tuple[int, int, int]:
         asked = [r for r in routes if is_asked(r, colors)]

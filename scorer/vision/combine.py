@@ -13,6 +13,7 @@ from collections import Counter
 from collections.abc import Collection, Sequence
 from dataclasses import replace
 
+from scorer.boards import Board
 from scorer.vision.classify import LaneResult
 from scorer.vision.config import DEFAULT, VisionConfig
 from scorer.vision.stations import StationResult
@@ -28,7 +29,7 @@ def is_asked(reading: LaneResult, colors: Collection[str] | None = None,
 
 def combine_lanes(
     photos: Sequence[Sequence[LaneResult]], colors: Collection[str] | None = None,
-    config: VisionConfig = DEFAULT,
+    config: VisionConfig = DEFAULT, board: Board | None = None,
 ) -> tuple[LaneResult, ...]:
     """One reading per lane from the readings of several photos of one board (every lane read
     on any photo, in the order the first photo read them).
@@ -39,6 +40,10 @@ def combine_lanes(
       second, the confidence the gap between the two (under ``doubt_below``, both being above).
     - A lane doubtful on every photo keeps the surest doubtful reading, another photo's
       likeliest reading as its second choice when it differs.
+    - With the ``board``: one player never holds both lanes of a double, and pieces between
+      the two lanes are seen on either from different angles; when the two lanes come out
+      the same colour, each settled by another photo, the less sure is asked (its surest
+      reading of another colour shown, that colour second), like a disagreement.
 
     The guarantee: no more lanes are asked than on the photo that asks the fewest alone. The
     lanes doubtful on every photo are asked on each photo, so only the disagreements can break
@@ -65,6 +70,8 @@ def combine_lanes(
         conflicts.append((sure[0], rival))
         combined[route] = replace(sure[0], confidence=sure[0].confidence - rival.confidence,
                                   second=rival.owner or "empty")
+    if board is not None:
+        conflicts += _one_colour_per_double(combined, by_photo, board, colors, config)
     fewest = min(sum(is_asked(r, colors, config) for r in photo) for photo in photos)
     excess = sum(is_asked(r, colors, config) for r in combined.values()) - fewest
     for surest, rival in sorted(conflicts, key=lambda pair: (-pair[0].confidence,
@@ -72,6 +79,34 @@ def combine_lanes(
         combined[surest.route] = replace(surest, confidence=config.doubt_below,
                                          second=rival.owner or "empty")
     return tuple(combined[route] for route in order)
+
+
+def _one_colour_per_double(
+    combined: dict[str, LaneResult], by_photo: Sequence[dict[str, LaneResult]], board: Board,
+    colors: Collection[str] | None, config: VisionConfig,
+) -> list[tuple[LaneResult, LaneResult]]:
+    """Both lanes of a double settled to one colour: the less sure one asked, shown with its
+    surest reading of another colour (empty when none). Returns these lanes as disagreements
+    (the colour's reading, the other) for the guarantee to settle, surest first."""
+    asked = []
+    for route_id, result in combined.items():
+        route = board.routes.get(route_id)
+        for sibling in board.siblings(route) if route is not None else ():
+            other = combined.get(sibling.id)
+            if (sibling.id < route_id or other is None or result.owner is None
+                    or other.owner != result.owner or is_asked(result, colors, config)
+                    or is_asked(other, colors, config)):
+                continue
+            weak = min(result, other, key=lambda r: r.confidence)
+            rest = [photo[weak.route] for photo in by_photo if weak.route in photo
+                    and photo[weak.route].owner != weak.owner]
+            shown = (max(rest, key=lambda r: r.confidence) if rest
+                     else replace(weak, owner=None, likely="empty"))
+            combined[weak.route] = replace(shown, confidence=min(shown.confidence,
+                                                                 weak.confidence / 2),
+                                           second=weak.owner)
+            asked.append((weak, combined[weak.route]))
+    return asked
 
 
 def _surest_doubt(reads: Sequence[LaneResult]) -> LaneResult:

@@ -66,7 +66,7 @@ def combined(result: dict[str, Any], game: Any) -> dict[str, Any]:
                                        read.get("likely", read["owner"] or "empty"),
                                        read.get("second", "empty"))
                             for route, read in photo["routes"].items()] for photo in photos],
-                          colors)
+                          colors, board=game.board)
     stations = combine_stations([[StationResult(city, owner)
                                   for city, owner in photo["stations"].items()]
                                  for photo in photos])

@@ -4,12 +4,17 @@ never ask more than one."""
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from scorer.boards import load_board
 from scorer.vision.classify import LaneResult
 from scorer.vision.combine import combine_lanes, combine_stations, is_asked
 from scorer.vision.config import DEFAULT
 from scorer.vision.stations import StationResult
 
 SURE, DOUBT = 0.95, 0.3
+USA = load_board("usa")
+# two doubles of the USA board: lanes a player never holds both of
+DOUBLES = ["denver--salt-lake-city", "denver--salt-lake-city--2", "new-york--washington",
+           "new-york--washington--2"]
 
 
 def lane(route: str, owner: str | None, confidence: float, second: str = "empty") -> LaneResult:
@@ -92,6 +97,29 @@ def test_one_photo_is_read_as_it_is():
     assert combine_lanes([]) == ()
 
 
+def test_one_colour_settled_on_both_lanes_of_a_double_asks_the_less_sure_one():
+    """Pieces between the lanes of a double: one photo sees them on the first lane, the other
+    on the second; each photo alone asks the lane it doubts."""
+    one, two = DOUBLES[:2]
+    first = [lane(one, "green", 0.99), lane(two, None, 0.43, "green"), lane("x", None, DOUBT)]
+    second = [lane(one, None, 0.38, "green"), lane(two, "green", 0.9), lane("x", None, DOUBT)]
+    got = by_route(combine_lanes([first, second], board=USA))
+    assert got[one].owner == "green" and not is_asked(got[one])
+    assert got[two].owner is None and is_asked(got[two]) and got[two].second == "green"
+    # without the board nothing says so: both lanes green
+    assert by_route(combine_lanes([first, second]))[two].owner == "green"
+
+
+def test_a_double_asked_past_the_bound_is_settled_as_read():
+    """Photos that read both lanes of a double green, surely, ask nothing alone: nor do they
+    together (the review's own check then says one player never owns both)."""
+    one, two = DOUBLES[:2]
+    photo = [lane(one, "green", 0.99), lane(two, "green", 0.9)]
+    got = by_route(combine_lanes([photo, photo], board=USA))
+    assert not asked(got.values())
+    assert got[one].owner == "green" and got[two].owner == "green"
+
+
 OWNERS = st.sampled_from([None, "red", "blue", "green"])
 READING = st.tuples(OWNERS, st.floats(0.0, 1.0), st.sampled_from(["empty", "red", "yellow"]))
 
@@ -99,15 +127,18 @@ READING = st.tuples(OWNERS, st.floats(0.0, 1.0), st.sampled_from(["empty", "red"
 @settings(max_examples=300, deadline=None)
 @given(st.integers(1, 4).flatmap(lambda n: st.lists(
     st.lists(READING, min_size=n, max_size=n), min_size=1, max_size=4)),
-    st.sampled_from([None, {"red", "blue"}]))
-def test_photos_combined_never_ask_more_lanes_than_the_photo_asking_fewest(photos, colors):
-    readings = [[LaneResult(f"lane-{i}", owner, confidence, owner or "empty", second)
+    st.sampled_from([None, {"red", "blue"}]), st.booleans())
+def test_photos_combined_never_ask_more_lanes_than_the_photo_asking_fewest(photos, colors,
+                                                                         doubles):
+    readings = [[LaneResult(DOUBLES[i], owner, confidence, owner or "empty", second)
                  for i, (owner, confidence, second) in enumerate(photo)] for photo in photos]
-    got = combine_lanes(readings, colors)
+    got = combine_lanes(readings, colors, board=USA if doubles else None)
     assert len(asked(got, colors)) <= min(len(asked(photo, colors)) for photo in readings)
+    if doubles:
+        return
     # a lane sure and alike on every photo that reads it sure stays settled, as read
     for result in got:
-        reads = [photo[int(result.route.split("-")[1])] for photo in readings]
+        reads = [photo[DOUBLES.index(result.route)] for photo in readings]
         sure = {r.owner for r in reads if not is_asked(r, colors)}
         if len(sure) == 1:
             assert not is_asked(result, colors) and result.owner in sure

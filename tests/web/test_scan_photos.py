@@ -144,7 +144,8 @@ def test_two_phones_adding_photos_at_once_both_count(app, client, photos):
 
 def test_a_lane_doubtful_on_one_photo_takes_the_player_another_reads_surely():
     game = SimpleNamespace(players=[SimpleNamespace(name="Ann", color="red"),
-                                    SimpleNamespace(name="Bob", color="blue")])
+                                    SimpleNamespace(name="Bob", color="blue")],
+                           board=load_board("usa"))
     routes = list(load_board("usa").routes)
     empty = {"owner": None, "confidence": 0.99, "likely": "empty", "second": "red"}
     one = {"routes": {r: empty for r in routes}, "stations": {}}

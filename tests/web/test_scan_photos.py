@@ -166,3 +166,47 @@ def test_a_scan_read_before_photos_were_kept_apart_has_its_one_reading():
     assert readings(result) == [{"routes": {"a--b": {"owner": "red", "confidence": 0.9}},
                                  "stations": {"Paris": "red"}, "elapsed_ms": 700}]
     assert readings({"lanes": {}, "stations": {}, "proposed": {}}) == []
+
+
+def test_a_tap_from_another_phone_while_a_photo_is_read_is_kept(app, client, photos,
+                                                                monkeypatch):
+    from scorer.web import scan_runner
+
+    first, other, truth = photos
+    game_id = new_game(client, "usa", truth["players"])
+    url = scan_url(upload(client, game_id, first))
+    reading, tapped = threading.Event(), threading.Event()
+    read_photo = scan_runner.read_photo
+
+    def slow_read(*args, **kwargs):
+        read = read_photo(*args, **kwargs)
+        reading.set()
+        assert tapped.wait(30)  # the other phone's tap lands while this photo is being read
+        return read
+
+    monkeypatch.setattr(scan_runner, "read_photo", slow_read)
+    codes: list[int] = []
+    adder = threading.Thread(target=lambda: codes.append(
+        add(Client(app.test_client()), url, other).status_code))
+    adder.start()
+    assert reading.wait(60)
+    assert client.hx(url + "/lanes/helena--seattle", {"owner": "Bob"}).status_code == 200
+    tapped.set()
+    adder.join()
+    assert codes == [303]
+    page = client.get(url).text
+    assert 'data-photos="2"' in page and lanes_shown(page)["helena--seattle"] == "Bob"
+
+
+def test_the_stations_of_two_photos_are_combined_and_told_as_players():
+    game = SimpleNamespace(players=[SimpleNamespace(name="Ann", color="red"),
+                                    SimpleNamespace(name="Bob", color="blue")],
+                           board=load_board("europe"))
+    one = {"routes": {}, "stations": {"Paris": "red", "Roma": "green"}}
+    two = {"routes": {}, "stations": {"Paris": "red", "Wien": "blue"}}
+    three = {"routes": {}, "stations": {"Wien": "blue"}}
+    assert combined({"photos": [one, two]}, game)["stations"] == {"Paris": "Ann", "Wien": "Bob"}
+    # seen on one photo of three: left out
+    assert combined({"photos": [one, two, three]}, game)["stations"] == {
+        "Paris": "Ann", "Wien": "Bob"}
+    assert combined({"photos": [one, three, three]}, game)["stations"] == {"Wien": "Bob"}

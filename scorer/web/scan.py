@@ -162,7 +162,7 @@ def add_photo(game_id: str, scan_id: str) -> Response | tuple[str, int]:
         return _review_error(stored, scan_id, *data)
     db = get_db()
     with transaction(db, game_id):
-        room = make_room(db, game_id, len(data))
+        room = make_room(db, game_id, len(data), spare=scan_id)
     if not room:
         return _review_error(stored, scan_id, _no_room(), 507)
     try:

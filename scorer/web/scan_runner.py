@@ -148,7 +148,7 @@ def run_detection(stored: store.StoredGame, scan: Scan,
     a new review of it, combined with the scan's other photos. ``data``: the photo's bytes
     when the caller holds them (the upload just stored them)."""
     if data is None:
-        data = stored_file(stored.id, scan.id, "photo") or b""
+        data = stored_file(stored.id, scan.id, photo_name(1)) or b""
     # corners come and go in the uploaded photo's pixels
     read = read_photo(stored, data, scan.scale, corners, f"scan {scan.id} of game {stored.id}")
     if read.error is not None:

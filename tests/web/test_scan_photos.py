@@ -210,3 +210,17 @@ def test_the_stations_of_two_photos_are_combined_and_told_as_players():
     assert combined({"photos": [one, two, three]}, game)["stations"] == {
         "Paris": "Ann", "Wien": "Bob"}
     assert combined({"photos": [one, three, three]}, game)["stations"] == {"Wien": "Bob"}
+
+
+def test_a_second_photo_past_the_game_s_quota_is_refused_and_nothing_changes(app, client,
+                                                                             photos):
+    first, other, truth = photos
+    game_id = new_game(client, "usa", truth["players"])
+    url = scan_url(upload(client, game_id, first))
+    before = lanes_shown(client.get(url).text)
+    app.config["SCAN_GAME_QUOTA"] = len(other) - 1  # too small, even for this photo alone
+    answer = add(client, url, other)
+    assert answer.status_code == 507 and "No room for more photos" in answer.text
+    # making room never deletes the review the photo was for
+    assert lanes_shown(client.get(url).text) == before
+    assert client.get(f"{url}/rectified-2.jpg").status_code == 404

@@ -10,6 +10,14 @@ those readings were right, the lanes still wrong after Apply (read wrongly and n
 and per step the bytes sent (gzip, as on the wire, and unpacked) and the time from the tap to
 the answer shown. Without --real it also reads ../shared/dev_photos/usa-img-4134.jpg if
 present (a real photo; never committed).
+
+``python benchmarks/review.py --pairs``: two photos of one board read into one review
+(scorer.vision.combine), without the browser: per pair the lanes asked by each photo alone and
+by the two together, the lanes read right and the lanes wrong and not asked; then the time to
+read a second photo of 12 MP (the detector, and the whole "Add another photo" request through
+the app, its child process included), median of --runs. Pairs: each sample photo with the same
+board from across the table (turned half round, 0.6 x, JPEG q80: another phone), and the two
+dev photos of one Europe layout (../shared/dev_photos/europe-all-pieces-2*.jpg, if present).
 """
 
 from __future__ import annotations
@@ -152,12 +160,128 @@ def run(browser, base: str, photo: Path, shots: Path | None = None) -> dict:
             "wrong_after": wrong, "height": height, "steps": steps, "answers": answers}
 
 
+def across_the_table(photo: Path) -> bytes:
+    """The board of ``photo`` as another phone across the table sees it: turned half round,
+    0.6 x, JPEG quality 80."""
+    import io
+
+    from PIL import Image
+
+    image = Image.open(photo).rotate(180)
+    buffer = io.BytesIO()
+    image.resize((image.width * 3 // 5, image.height * 3 // 5)).save(buffer, "JPEG", quality=80)
+    return buffer.getvalue()
+
+
+def read_pair(first: bytes, second: bytes, board_name: str, colors: list[str],
+              truth: dict[str, str | None]) -> dict:
+    """Each photo alone and the two combined: lanes asked, right, wrong and not asked."""
+    from scorer.boards import load_board
+    from scorer.vision import detect
+    from scorer.vision.combine import combine_lanes, is_asked
+
+    board = load_board(board_name)
+    alone = [detect(data, board, colors).routes for data in (first, second)]
+    together = combine_lanes(alone, colors, board=board)
+
+    def figures(routes) -> tuple[int, int, int]:
+        asked = [r for r in routes if is_asked(r, colors)]
+        right = sum(r.owner == truth.get(r.route) for r in routes)
+        wrong = sum(r.owner != truth.get(r.route) and not is_asked(r, colors) for r in routes)
+        return len(asked), right, wrong
+
+    return {"alone": [figures(routes) for routes in alone], "together": figures(together),
+            "lanes": len(together)}
+
+
+def pairs(runs: int) -> None:
+    """``--pairs``: see the module's docstring."""
+    found = []
+    for photo in sorted(SAMPLES.glob("*.jpg")):
+        board_name, colors, routes = labels(photo)
+        found.append((f"{photo.stem} + across", photo.read_bytes(), across_the_table(photo),
+                      board_name, colors, routes))
+    dev = REAL.parent / "europe-all-pieces-2.jpg"
+    if dev.exists():
+        board_name, colors, routes = labels(dev)
+        found.append(("europe-all-pieces-2 + -stations", dev.read_bytes(),
+                      (REAL.parent / "europe-all-pieces-2-stations.jpg").read_bytes(),
+                      board_name, colors, routes))
+    print(f"{'pair':34} lanes  asked: 1st 2nd both   right: 1st 2nd both   "
+          f"wrong, not asked: 1st 2nd both")
+    worse = 0
+    for name, first, second, board_name, colors, routes in found:
+        r = read_pair(first, second, board_name, colors, routes)
+        (a1, r1, w1), (a2, r2, w2) = r["alone"]
+        a, right, wrong = r["together"]
+        worse += a > min(a1, a2)
+        print(f"{name:34} {r['lanes']:5}  {a1:10} {a2:3} {a:4}  {r1:10} {r2:3} {right:4}  "
+              f"{w1:18} {w2:3} {wrong:4}")
+    print(f"pairs asking more than their photo asking fewest: {worse} of {len(found)}")
+    second_photo_time(runs)
+
+
+def second_photo_time(runs: int) -> None:
+    """The time to read a second photo of 12 MP (sample usa-01, 4032 x 3024): the detector
+    alone, and the whole 'Add another photo' request (checks, child process, rectified view,
+    combination, storing)."""
+    import io
+
+    from scorer.boards import load_board
+    from scorer.vision import detect
+
+    photo = SAMPLES / "usa-01.jpg"
+    data = photo.read_bytes()
+    board_name, colors, _routes = labels(photo)
+    board = load_board(board_name)
+    detect(data, board, colors)  # warm up: the model, OpenCV
+    detector = []
+    for _ in range(runs):
+        start = time.perf_counter()
+        detect(data, board, colors)
+        detector.append(time.perf_counter() - start)
+    instance = tempfile.mkdtemp(prefix="review-bench-")
+    app = create_app({"DATABASE": f"{instance}/t.sqlite3", "SECRET_KEY": "bench"})
+    client = app.test_client()
+    token = re.search(r'name="csrf_token" value="([^"]+)"', client.get("/").text).group(1)
+    game = client.post("/api/games", json={"variant": board_name, "players": [
+        {"name": n, "color": c} for n, c in zip(NAMES, colors, strict=False)]}).get_json()["id"]
+
+    def send(url: str) -> float:
+        start = time.perf_counter()
+        answer = client.post(url, data={"csrf_token": token,
+                                        "photo": (io.BytesIO(data), "board.jpg")},
+                             content_type="multipart/form-data")
+        assert answer.status_code == 303, answer.text[:300]
+        return time.perf_counter() - start
+
+    review = client.post(f"/games/{game}/scan", data={
+        "csrf_token": token, "photo": (io.BytesIO(data), "board.jpg")},
+        content_type="multipart/form-data").headers["Location"]
+    send(review + "/photos")  # warm up: the child processes' server
+    added = []
+    for _ in range(runs):
+        # a fresh review each time: the quotas keep a few photos per game
+        review = client.post(f"/games/{game}/scan", data={
+            "csrf_token": token, "photo": (io.BytesIO(data), "board.jpg")},
+            content_type="multipart/form-data").headers["Location"]
+        added.append(send(review + "/photos"))
+    print(f"second photo, 12 MP (usa-01 4032x3024), median of {runs}: detector "
+          f"{statistics.median(detector) * 1000:.0f} ms, 'Add another photo' request "
+          f"{statistics.median(added) * 1000:.0f} ms")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--real", nargs="*", type=Path, default=None)
     parser.add_argument("--samples", type=int, default=12, help="how many sample photos")
     parser.add_argument("--shots", type=Path, help="save phone screenshots of each step here")
+    parser.add_argument("--pairs", action="store_true", help="two photos of one board")
+    parser.add_argument("--runs", type=int, default=7, help="--pairs: timing runs")
     args = parser.parse_args()
+    if args.pairs:
+        pairs(args.runs)
+        return
     photos = sorted(SAMPLES.glob("*.jpg"))[:args.samples]
     photos += args.real if args.real is not None else ([REAL] if REAL.exists() else [])
     from playwright.sync_api import sync_playwright

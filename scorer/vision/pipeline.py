@@ -74,15 +74,19 @@ class Detection:
 @dataclass(frozen=True)
 class LaneClaim:
     """One lane as the game sees it: the player whose pieces lie on it (None: empty,
-    doubtful, or a colour no player has), the piece colour seen, and how sure."""
+    doubtful, or a colour no player has), the piece colour seen, how sure, and the crop's
+    likeliest and next likeliest readings (a piece colour or "empty", as ``LaneResult``)."""
 
     owner: str | None
     color: str | None
     confidence: float
+    likely: str = "empty"
+    second: str = "empty"
 
     def to_json(self) -> dict:
         return {"owner": self.owner, "color": self.color,
-                "confidence": round(self.confidence, 3)}
+                "confidence": round(self.confidence, 3), "likely": self.likely,
+                "second": self.second}
 
 
 @dataclass(frozen=True)
@@ -101,11 +105,16 @@ def to_claims(detection: Detection, players: Mapping[str, str]) -> Claims:
     """The detector's last stage: each piece colour read as the player who has it
     (``players``: colour -> name). A lane of a colour no player has keeps the colour seen
     and no owner; a station of such a colour is left out."""
+    return claims_of(detection.routes, detection.stations, players)
+
+
+def claims_of(routes: Sequence[LaneResult], stations: Sequence[StationResult],
+              players: Mapping[str, str]) -> Claims:
+    """``to_claims`` of lane and station readings (one photo's, or several combined)."""
     lanes = {r.route: LaneClaim(players.get(r.owner) if r.owner else None, r.owner,
-                                r.confidence)
-             for r in detection.routes}
-    stations = {s.city: players[s.owner] for s in detection.stations if s.owner in players}
-    return Claims(lanes, stations)
+                                r.confidence, r.likely, r.second)
+             for r in routes}
+    return Claims(lanes, {s.city: players[s.owner] for s in stations if s.owner in players})
 
 
 def parse_colors(colors: Sequence[str] | None) -> tuple[str, ...] | None:

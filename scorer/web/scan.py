@@ -27,6 +27,7 @@ from scorer.web import scan_runner, store
 from scorer.web.common import back_to, flash_message, get_game, htmx_error, is_htmx, refuse
 from scorer.web.db import get_db, scans, transaction
 from scorer.web.i18n import _, translate
+from scorer.web.scan_photos import photo_count, rectified_name
 from scorer.web.scan_review import (
     lane_views,
     owner_changes,
@@ -60,26 +61,40 @@ def scan_page(game_id: str) -> str:
                            max_mb=MAX_PHOTO_BYTES // (1024 * 1024))
 
 
-@bp.post("")
-def upload(game_id: str) -> Response | tuple[str, int]:
-    stored = get_game(game_id)
+def _sent_photo() -> bytes | tuple[str, int]:
+    """The photo sent in the form's ``photo`` field, or why it is refused (a message and the
+    status): too large, missing, empty, or not a photo by its first bytes. Nothing decoded."""
+    too_large = _("The photo is larger than {mb} MB: send a smaller one.",
+                  mb=MAX_PHOTO_BYTES // (1024 * 1024))
     try:
         photo = request.files.get("photo")
     except RequestEntityTooLarge:
-        return _upload_error(stored, _("The photo is larger than {mb} MB: send a smaller one.",
-                                       mb=MAX_PHOTO_BYTES // (1024 * 1024)), 413)
+        return too_large, 413
     if photo is None or not photo.filename:
-        return _upload_error(stored, _("Choose a photo of the board first."), 400)
+        return _("Choose a photo of the board first."), 400
     data = photo.stream.read(MAX_PHOTO_BYTES + 1)
     if len(data) > MAX_PHOTO_BYTES:
-        return _upload_error(stored, _("The photo is larger than {mb} MB: send a smaller one.",
-                                       mb=MAX_PHOTO_BYTES // (1024 * 1024)), 413)
+        return too_large, 413
     if not data:
-        return _upload_error(stored, _("The file is empty: take the photo again."), 400)
+        return _("The file is empty: take the photo again."), 400
     from scorer.vision.decode import NOT_A_PHOTO, photo_format  # OpenCV: not with the app
 
     if not photo_format(data[:16]):  # refused from its first bytes: nothing decoded or kept
-        return _upload_error(stored, refuse(NOT_A_PHOTO), 415)
+        return refuse(NOT_A_PHOTO), 415
+    return data
+
+
+def _no_room() -> str:
+    return _("No room for more photos on the server right now: apply or leave the photos "
+             "being reviewed, then try again.")
+
+
+@bp.post("")
+def upload(game_id: str) -> Response | tuple[str, int]:
+    stored = get_game(game_id)
+    data = _sent_photo()
+    if isinstance(data, tuple):
+        return _upload_error(stored, *data)
     scan_id = secrets.token_urlsafe(9)
     db = get_db()
     with transaction(db, game_id):
@@ -91,9 +106,7 @@ def upload(game_id: str) -> Response | tuple[str, int]:
                 result=json.dumps({"lanes": {}, "stations": {}, "proposed": {}})))
             put_files(game_id, scan_id, {"photo": data})
     if not room:
-        return _upload_error(stored, _("No room for more photos on the server right now: "
-                                       "apply or leave the photos being reviewed, then try "
-                                       "again."), 507)
+        return _upload_error(stored, _no_room(), 507)
     try:
         scan_runner.run_detection(stored, load_scan(db, game_id, scan_id, change=True), data=data)
     except ScannerBusy:
@@ -134,6 +147,42 @@ def review(game_id: str, scan_id: str) -> tuple[str, int] | str:
     pick = request.args.get("lane")
     return render_template("pages/scan_review.html",
                            **review_context(stored, scan_id, result, pick))
+
+
+@bp.post("/<scan_id>/photos")
+def add_photo(game_id: str, scan_id: str) -> Response | tuple[str, int]:
+    """Another photo of the board read into this review (the same checks, quotas and reader
+    as the first): the review then shows the photos' lanes combined, its corrections kept."""
+    stored = get_game(game_id)
+    scan = load_scan(get_db(), game_id, scan_id, change=True)
+    if scan.state != "ready":
+        abort(409)
+    data = _sent_photo()
+    if isinstance(data, tuple):
+        return _review_error(stored, scan_id, *data)
+    db = get_db()
+    with transaction(db, game_id):
+        room = make_room(db, game_id, len(data), spare=scan_id)
+    if not room:
+        return _review_error(stored, scan_id, _no_room(), 507)
+    try:
+        failed = scan_runner.add_photo(stored, scan_id, data)
+    except ScannerBusy:
+        return _review_error(stored, scan_id, busy_message(), 503)
+    if failed is not None:
+        return _review_error(stored, scan_id, _("The other photo was not read: {reason}",
+                                                reason=translate(failed)), 422)
+    flash_message(_("Photo added: the review reads {count} photos together.",
+                    count=photo_count(load_scan(db, game_id, scan_id).result)))
+    return back_to("scan.review", game_id=game_id, scan_id=scan_id)
+
+
+def _review_error(stored: store.StoredGame, scan_id: str, message: str,
+                  status: int) -> tuple[str, int]:
+    """The review again, saying why the photo added was refused: nothing changed."""
+    result = load_scan(get_db(), stored.id, scan_id, change=True).result
+    return render_template("pages/scan_review.html", error=message,
+                           **review_context(stored, scan_id, result)), status
 
 
 def _answer(stored: store.StoredGame, game_id: str, scan_id: str,
@@ -278,7 +327,15 @@ def scan_closed(_exc: ScanClosed) -> Response:
 
 @bp.get("/<scan_id>/rectified.jpg")
 def rectified(game_id: str, scan_id: str) -> Response:
-    return _image(game_id, scan_id, "rectified.jpg")
+    return _image(game_id, scan_id, rectified_name(1))
+
+
+@bp.get("/<scan_id>/rectified-<int:number>.jpg")
+def rectified_other(game_id: str, scan_id: str, number: int) -> Response:
+    """The rectified view of the review's photo ``number`` (2 on: photos added)."""
+    if number < 2:
+        abort(404)
+    return _image(game_id, scan_id, rectified_name(number))
 
 
 def _image(game_id: str, scan_id: str, name: str) -> Response:
@@ -356,7 +413,7 @@ def set_corners(game_id: str, scan_id: str) -> Response | tuple[str, int]:
 
 def _allow_photo_upload() -> None:
     """Raise the body limit for photo uploads only, before anything reads the form."""
-    if request.endpoint == "scan.upload":
+    if request.endpoint in ("scan.upload", "scan.add_photo"):
         request.max_content_length = MAX_PHOTO_BYTES + 64 * 1024
 
 

@@ -14,6 +14,7 @@ from scorer.web import store
 from scorer.web.common import refuse
 from scorer.web.db import get_db, scan_files
 from scorer.web.i18n import _, color_name
+from scorer.web.scan_photos import photo_count, rectified_name
 from scorer.web.svg import board_shapes, hit_line
 
 
@@ -33,6 +34,8 @@ class LaneView:
     by_hand: bool = False  # set by a player on this review, whatever the photo said
     unsure: bool = False  # read doubtfully, checked or not: it stays in the list of checks
     length: int = 0
+    # the card's choices, likeliest first for the crop (None: nobody), every player once
+    choices: tuple[str | None, ...] = ()
 
     @property
     def change(self) -> str | None:
@@ -51,6 +54,7 @@ def lane_views(stored: store.StoredGame, result: dict[str, Any]) -> list[LaneVie
     game = stored.game
     proposed = result.get("proposed", {})
     players = {p.name for p in game.players}
+    by_colour = {p.color: p.name for p in game.players}
     views = []
     for route in game.board.routes.values():
         read = result["lanes"].get(route.id, {"owner": None, "confidence": 0.0, "color": None})
@@ -67,8 +71,18 @@ def lane_views(stored: store.StoredGame, result: dict[str, Any]) -> list[LaneVie
             current=game.owner(route.id), confidence=float(read["confidence"]),
             doubtful=route.id not in proposed and unsure, seen=seen,
             by_hand=route.id in proposed, unsure=unsure, length=route.length,
+            choices=_choices(read, by_colour),
         ))
     return views
+
+
+def _choices(read: dict[str, Any], by_colour: dict[str, str]) -> tuple[str | None, ...]:
+    """The owners a card offers, the crop's likeliest reading first and its second next (a
+    colour no player has, or empty: nobody), then nobody and each player in the game's order.
+    A reading stored before the detector ranked them leads with the colour it saw."""
+    ranked = (read.get("likely", read.get("color") or "empty"), read.get("second", "empty"))
+    order = [by_colour.get(colour) for colour in ranked] + [None, *by_colour.values()]
+    return tuple(dict.fromkeys(order))
 
 
 def owner_changes(lanes: list[LaneView]) -> tuple[tuple[str, str | None], ...]:
@@ -111,6 +125,9 @@ def review_context(stored: store.StoredGame, scan_id: str, result: dict[str, Any
     game = stored.game
     lanes = lane_views(stored, result)
     by_id = {lane.id: lane for lane in lanes}
+    views = set(get_db().scalars(select(scan_files.c.name).where(
+        scan_files.c.game_id == stored.id, scan_files.c.scan_id == scan_id,
+        scan_files.c.name.like("rectified%"))).all())
     colors = {p.name: p.color for p in game.players}
     shapes = board_shapes(game.board.name)
     routes = game.board.routes
@@ -123,7 +140,8 @@ def review_context(stored: store.StoredGame, scan_id: str, result: dict[str, Any
     return {
         "stored": stored, "game": game, "scan_id": scan_id, "shapes": shapes,
         "lanes": by_id, "colors": colors, "hit_lines": {r: hit_line(routes[r]) for r in by_id},
-        "doubtful": to_check, "card": card, "crop": _crop(routes[card.id]) if card else None,
+        "doubtful": to_check, "card": card, "card_choices": _card_choices(card, colors),
+        "crop": _crop(routes[card.id]) if card else None,
         "crop_cities": _cities_in(shapes, _crop(routes[card.id])) if card else [],
         "card_lane": next(s for s in shapes.lanes if s.id == card.id) if card else None,
         "progress": (len(unsure) - len(to_check) + 1, len(unsure)),
@@ -140,11 +158,21 @@ def review_context(stored: store.StoredGame, scan_id: str, result: dict[str, Any
                                 | set(result.get("proposed_stations", {})))]
         if game.variant.stations else [],
         "cities": {c.name: c for c in shapes.cities} if game.variant.stations else {},
-        "has_photo": get_db().scalar(select(scan_files.c.name).where(
-            scan_files.c.game_id == stored.id, scan_files.c.scan_id == scan_id,
-            scan_files.c.name == "rectified.jpg")) is not None,
+        "photos": photo_count(result), "has_photo": rectified_name(1) in views, "crops": [
+            name for name in map(rectified_name, range(1, photo_count(result) + 1))
+            if name in views],
         "elapsed_ms": result.get("detection", {}).get("elapsed_ms"),
     }
+
+
+def _card_choices(card: LaneView | None, colors: dict[str, str]) -> tuple[str | None, ...]:
+    """The card's buttons in order: a lane to check leads with the crop's likeliest owner; a
+    lane opened or checked already with the owner shown, then nobody, then each player."""
+    if card is None:
+        return ()
+    if card.doubtful and card.choices:
+        return card.choices
+    return tuple(dict.fromkeys([card.proposed, None, *colors]))
 
 
 def player_summary(stored: store.StoredGame, lanes: list[LaneView]) -> list[dict]:

@@ -11,6 +11,7 @@ import logging
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from flask import Flask, current_app
@@ -19,6 +20,7 @@ from scorer.errors import ScorerError
 from scorer.messages import Message
 from scorer.web import store
 from scorer.web.i18n import _
+from scorer.web.scan_photos import combined, photo_name, photo_reading, readings, rectified_name
 from scorer.web.scan_store import Scan, locked, put_files, save, stored_file
 
 log = logging.getLogger(__name__)
@@ -55,37 +57,44 @@ def detection_slot() -> Iterator[None]:
         slots.release()
 
 
-def run_detection(stored: store.StoredGame, scan: Scan,
-                   corners: list[list[float]] | None = None, data: bytes | None = None) -> None:
-    """Detect the lanes on the stored photo and store the result (or why it failed).
-    ``data``: the photo's bytes when the caller holds them (the upload just stored them).
+@dataclass
+class PhotoRead:
+    """What reading one photo came to: its detection (in the pixels of the photo as uploaded)
+    or why there is none, and the images and scan columns made for its review."""
+
+    detection: Any = None
+    error: Message | None = None
+    rejected: bool = False  # not to be read again with corners placed by hand
+    files: dict[str, bytes] = field(default_factory=dict)
+    columns: dict[str, Any] = field(default_factory=dict)
+
+
+def read_photo(stored: store.StoredGame, data: bytes, scale: float = 1.0,
+               corners: list[list[float]] | None = None, where: str = "") -> PhotoRead:
+    """Detect the lanes on a photo's bytes (``scale``: px of the photo as uploaded per px of
+    ``data``; ``corners`` in the uploaded photo's px), making its rectified view.
 
     The detector runs in a thread of its own that holds the detection slot until it returns;
-    the request waits for it SCAN_TIME_LIMIT seconds at most, then says so and ends the scan.
-    With SCAN_ISOLATED (the default) the detector itself runs in a child process, killed at
-    that limit, which gives the slot back; in the app's own process (tests that replace the
+    the request waits for it SCAN_TIME_LIMIT seconds at most, then says so. With
+    SCAN_ISOLATED (the default) the detector itself runs in a child process, killed at that
+    limit, which gives the slot back; in the app's own process (tests that replace the
     detector) a detector that never returned would keep its slot, so the memory bound holds.
-    The thread only reads and makes images: this request writes them to the database.
+    The thread only reads and makes images: the caller writes them to the database.
     """
     # OpenCV loads with the first scan, not with the app
-    from scorer.vision import detect, rectified_jpeg, to_claims
+    from scorer.vision import detect, rectified_jpeg
 
     game = stored.game
     colors = [p.color for p in game.players]
     limit = float(current_app.config["SCAN_TIME_LIMIT"])
     isolated = bool(current_app.config["SCAN_ISOLATED"])
-    if data is None:
-        data = stored_file(stored.id, scan.id, "photo") or b""
-    scale = scan.scale  # corners come and go in the uploaded photo's pixels
     slots = _slots
     assert slots is not None
     if not slots.acquire(timeout=current_app.config["SCAN_WAIT"]):
         raise ScannerBusy
     outcome: dict[str, Any] = {}
-    files: dict[str, bytes] = {}  # images made for the review, stored with the outcome
-    columns: dict[str, Any] = {}
     done = threading.Event()
-    where = f"scan {scan.id} of game {stored.id}"
+    read_out = PhotoRead()
 
     def read() -> None:
         try:
@@ -94,15 +103,17 @@ def run_detection(stored: store.StoredGame, scan: Scan,
                 detection = _detect_in_child(data, game.board.name, colors, kept_corners, limit)
             else:
                 detection = detect(data, game.board, colors, kept_corners)
-            files["rectified.jpg"] = rectified_jpeg(data, detection, game.board, RECTIFIED_WIDTH)
+            read_out.files["rectified.jpg"] = rectified_jpeg(data, detection, game.board,
+                                                             RECTIFIED_WIDTH)
             outcome["detection"] = detection.scaled(scale)
-            _keep_reduced(files, columns, data, scale)
+            _keep_reduced(read_out.files, read_out.columns, data, scale)
         except ScorerError as exc:
             outcome["error"] = exc
             if type(exc).__name__ != "ImageRejected":
                 try:  # the corners page shows the photo next: reduced here, in the slot
-                    files["shown.jpg"], columns["shown_factor"] = shown_photo(data, scale)
-                    _keep_reduced(files, columns, data, scale)
+                    read_out.files["shown.jpg"], read_out.columns["shown_factor"] = (
+                        shown_photo(data, scale))
+                    _keep_reduced(read_out.files, read_out.columns, data, scale)
                 except (ScorerError, OSError):
                     pass
         except TookTooLong:
@@ -119,26 +130,57 @@ def run_detection(stored: store.StoredGame, scan: Scan,
     # isolated: the child is killed at the limit; the rest (rectified view) takes a second
     if not done.wait(limit + 30 if isolated else limit) or "timeout" in outcome:
         log.warning("detection of %s still running after SCAN_TIME_LIMIT", where)
-        _failed(stored.id, scan.id,
-                Message("Reading this photo took too long: try another photo."), True)
-        return
+        return PhotoRead(error=Message("Reading this photo took too long: try another photo."),
+                         rejected=True)
     if "error" in outcome:
         error = outcome["error"]
-        _failed(stored.id, scan.id, error.message, type(error).__name__ == "ImageRejected",
-                files, columns)
-        return
+        return replace(read_out, error=error.message,
+                       rejected=type(error).__name__ == "ImageRejected")
     if "failure" in outcome:
-        _failed(stored.id, scan.id,
-                Message("The photo could not be read: try another photo."), True)
+        return PhotoRead(error=Message("The photo could not be read: try another photo."),
+                         rejected=True)
+    return replace(read_out, detection=outcome["detection"])
+
+
+def run_detection(stored: store.StoredGame, scan: Scan,
+                   corners: list[list[float]] | None = None, data: bytes | None = None) -> None:
+    """Detect the lanes on the scan's first photo and store the result (or why it failed):
+    a new review of it, combined with the scan's other photos. ``data``: the photo's bytes
+    when the caller holds them (the upload just stored them)."""
+    if data is None:
+        data = stored_file(stored.id, scan.id, photo_name(1)) or b""
+    # corners come and go in the uploaded photo's pixels
+    read = read_photo(stored, data, scan.scale, corners, f"scan {scan.id} of game {stored.id}")
+    if read.error is not None:
+        _failed(stored.id, scan.id, read.error, read.rejected, read.files, read.columns)
         return
-    detection = outcome["detection"]
-    claims = to_claims(detection, {p.color: p.name for p in game.players})
-    with locked(stored.id, scan.id):  # a new reading (corners placed by hand) starts a new review
-        save(stored.id, scan.id, {
-            "detection": detection.to_json(), "confidence": detection.confidence,
-            **claims.to_json(), "proposed": {}, "photo_size": list(detection.photo_size),
-        }, state="ready", **columns)
-        put_files(stored.id, scan.id, files)
+    detection = read.detection
+    with locked(stored.id, scan.id) as now:  # a new reading (corners by hand): a new review
+        result = {"detection": detection.to_json(), "confidence": detection.confidence,
+                  "photos": [photo_reading(detection), *readings(now.result)[1:]],
+                  "proposed": {}, "photo_size": list(detection.photo_size)}
+        save(stored.id, scan.id, {**result, **combined(result, stored.game)}, state="ready",
+             **read.columns)
+        put_files(stored.id, scan.id, read.files)
+
+
+def add_photo(stored: store.StoredGame, scan_id: str, data: bytes) -> Message | None:
+    """Read another photo of the board into the scan's review: its reading kept with the
+    others' and the review's lanes combined from them all, the players' corrections kept.
+    Returns why it could not be read (nothing stored then), or None."""
+    read = read_photo(stored, data, where=f"another photo of scan {scan_id} of game {stored.id}")
+    if read.error is not None:
+        return read.error
+    reading = photo_reading(read.detection, read.columns.get("scale", 1.0))
+    with locked(stored.id, scan_id) as scan:  # phones adding at once each get their number
+        result = scan.result
+        photos = [*readings(result), reading]
+        result = {**result, "photos": photos}
+        save(stored.id, scan_id, {**result, **combined(result, stored.game)})
+        number = len(photos)
+        put_files(stored.id, scan_id, {photo_name(number): read.files.get("photo", data),
+                                       rectified_name(number): read.files["rectified.jpg"]})
+    return None
 
 
 def _keep_reduced(files: dict[str, bytes], columns: dict[str, Any], data: bytes,

@@ -96,14 +96,15 @@ def stored_file(game_id: str, scan_id: str, name: str) -> bytes | None:
         scan_files.c.name == name))
 
 
-def prune(db: Connection, game_id: str, keep: int = KEEP_SCANS) -> None:
-    """Keep the newest ``keep`` finished scans of a game; scans still being read are left
-    alone (another phone's upload may be waiting for a detection slot) unless stale."""
+def prune(db: Connection, game_id: str, keep: int = KEEP_SCANS, spare: str = "") -> None:
+    """Keep the newest ``keep`` finished scans of a game, and the scan ``spare`` (a review a
+    photo is being added to); scans still being read are left alone (another phone's upload
+    may be waiting for a detection slot) unless stale."""
     stale = time.time() - current_app.config["SCAN_STALE"]
     rows = db.execute(select(scans.c.id, scans.c.state, scans.c.updated)
                       .where(scans.c.game_id == game_id)
                       .order_by(scans.c.updated.desc(), scans.c.created.desc())).all()
-    finished = [row.id for row in rows if row.state != "reading"]
+    finished = [row.id for row in rows if row.state != "reading" and row.id != spare]
     dead = [row.id for row in rows if row.state == "reading" and row.updated < stale]
     if finished[keep:] or dead:
         db.execute(delete(scans).where(scans.c.game_id == game_id,
@@ -118,13 +119,14 @@ def _size(db: Connection, game_id: str | None = None) -> int:
     return int(db.scalar(query))
 
 
-def make_room(db: Connection, game_id: str, incoming: int) -> bool:
-    """Prune so that ``incoming`` more bytes fit both quotas; False when they still do not
-    (the upload is then refused, nothing kept). Runs under the game's lock."""
+def make_room(db: Connection, game_id: str, incoming: int, spare: str = "") -> bool:
+    """Prune so that ``incoming`` more bytes fit both quotas, never the scan ``spare`` (the
+    review a photo is added to); False when they still do not (the upload is then refused,
+    nothing kept). Runs under the game's lock."""
     config = current_app.config
-    prune(db, game_id)
+    prune(db, game_id, spare=spare)
     if _size(db, game_id) + incoming > config["SCAN_GAME_QUOTA"]:
-        prune(db, game_id, keep=0)
+        prune(db, game_id, keep=0, spare=spare)
         if _size(db, game_id) + incoming > config["SCAN_GAME_QUOTA"]:
             return False
     _sweep(db)

@@ -36,7 +36,15 @@ def test_each_piece_colour_is_read_as_the_player_who_has_it():
     assert claims.lanes == {"paris--zurich": LaneClaim("Ann", "red", 0.91234),
                             "berlin--wien": LaneClaim("Bob", "blue", 0.8)}
     assert claims.to_json()["lanes"]["paris--zurich"] == {
-        "owner": "Ann", "color": "red", "confidence": 0.912}
+        "owner": "Ann", "color": "red", "confidence": 0.912, "likely": "empty",
+        "second": "empty"}
+
+
+def test_a_doubtful_lane_keeps_the_crop_s_likeliest_readings_as_colours():
+    claims = to_claims(detection([LaneResult("paris--zurich", None, 0.2, "yellow", "empty")]),
+                       {"yellow": "Ann"})
+    assert claims.lanes["paris--zurich"] == LaneClaim(None, None, 0.2, "yellow", "empty")
+    assert claims.to_json()["lanes"]["paris--zurich"]["likely"] == "yellow"
 
 
 def test_a_colour_no_player_has_keeps_the_colour_seen_and_no_owner():

@@ -52,6 +52,28 @@ def test_a_half_covered_lane_is_doubtful_not_claimed():
     assert lane.owner is None and lane.confidence < 0.5
 
 
+def test_a_lane_claimed_or_surely_empty_ranks_its_decision_first():
+    results = lane_results(probabilities(USA, {"denver--omaha": ["red"] * 4}), USA)
+    assert (lane_of(results, "denver--omaha").likely, lane_of(results, "denver--omaha").second
+            ) == ("red", "empty")
+    assert lane_of(results, "helena--seattle").likely == "empty"
+
+
+def test_a_doubtful_lane_reads_empty_first_and_the_colour_its_spaces_show_second():
+    """Two spaces surely yellow, two a little more empty than yellow: not claimed, so empty
+    first (most lanes left in doubt are bare), and yellow, not another colour, next."""
+    routes, _, owner_of = space_table(USA)
+    probs = probabilities(USA, {"denver--omaha": ["yellow", "yellow", None, None]})
+    rows = np.flatnonzero(owner_of == [r.id for r in routes].index("denver--omaha"))
+    probs[rows[2:], 0], probs[rows[2:], CLASSES.index("yellow")] = 0.55, 0.43
+    lane = lane_of(lane_results(probs, USA), "denver--omaha")
+    assert lane.owner is None and lane.confidence < DEFAULT.doubt_below
+    assert (lane.likely, lane.second) == ("empty", "yellow")
+    probs[rows, CLASSES.index("yellow")], probs[rows, CLASSES.index("black")] = 0.02, 0.43
+    probs[rows[:2], 0], probs[rows[:2], CLASSES.index("black")] = 0.08, 0.9
+    assert lane_of(lane_results(probs, USA), "denver--omaha").second == "black"
+
+
 def test_a_short_lane_with_one_space_bare_is_doubtful_not_claimed():
     results = lane_results(probabilities(USA, {"denver--omaha": ["red", "red", "red", None]}), USA)
     lane = lane_of(results, "denver--omaha")
@@ -235,6 +257,7 @@ def test_a_weak_read_in_the_route_s_own_colour_is_bare_print_to_check_not_pieces
     lane = lane_of(lane_results(probs, USA), route_id)
     assert lane.owner is None
     assert lane.confidence < 0.75
+    assert (lane.likely, lane.second) == ("empty", colour)  # bare print first, then pieces
 
 
 def test_pieces_on_a_route_printed_in_another_colour_stay_sure():
@@ -262,6 +285,7 @@ def test_reads_of_one_colour_never_add_up_to_more_pieces_than_the_box_holds():
     results = {r.route: r for r in lane_results(probabilities(USA, reads, sure=0.98), USA)}
     assert results["denver--oklahoma-city"].owner is None
     assert results["denver--oklahoma-city"].confidence < 0.75
+    assert results["denver--oklahoma-city"].second == "red"
     assert all(results[route].owner == "red" for route in reads if route != "denver--oklahoma-city")
 
 

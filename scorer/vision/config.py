@@ -153,6 +153,11 @@ class VisionConfig:
     station_dot_refine: int = 4
     station_dot_match: float = 0.8
     station_dot_residual: float = 4.0
+    # a train lying over a city leaves part of the dot in sight: where more than this share of
+    # the dot's core (this share of the patch's radius) is within station_dot_near of the
+    # photo's empty dot, pixel by pixel, no station stands there
+    station_dot_core: float = 0.7
+    station_dot_showing: float = 0.2
 
 
 DEFAULT = VisionConfig()

@@ -80,7 +80,7 @@ def find_stations(
     counts &= ~on_train
     shares = np.stack([(counts & (nearest == k)).sum(axis=1) for k in range(len(names))], axis=1)
     shares[(to_marker < config.station_dot_near).mean(axis=1) > config.station_dot_seen] = 0
-    shares[dots.seen] = 0
+    shares[dots.seen | (dots.showing > config.station_dot_showing)] = 0
     best = shares.argmax(axis=1)
     if "black" in names:
         # a coloured station's shaded sides read black, a black one's never read coloured: a
@@ -113,6 +113,7 @@ class CityDots:
     centres: np.ndarray  # city x (x, y)
     match: np.ndarray  # city: the dot's likeness to the photo's own empty dot, -1..1
     seen: np.ndarray  # city: bool
+    showing: np.ndarray  # city: the share of the dot's core that still looks like the dot
 
 
 def city_dots(lab: np.ndarray, board: Board, config: VisionConfig = DEFAULT) -> CityDots:
@@ -159,7 +160,14 @@ def city_dots(lab: np.ndarray, board: Board, config: VisionConfig = DEFAULT) -> 
     found = shift + _off_centre(whole, r // 2)
     centres = ref + _print_offset(ref, found, seen, config.station_dot_residual * s)
     centres[seen] = ref[seen] + found[seen]
-    return CityDots(centres, match, seen)
+    # a train lying over a city leaves part of its dot in sight, a station hides all of it
+    core = whole[r:3 * r + 1, r:3 * r + 1]
+    yy, xx = np.mgrid[-r:r + 1, -r:r + 1]
+    inside = np.hypot(xx, yy) <= config.station_dot_core * r
+    patches = np.stack([cv2.getRectSubPix(image, (side,) * 2, (x, y)) for x, y in centres])
+    near = np.linalg.norm((patches - core) * _WEIGHT, axis=3) < config.station_dot_near
+    showing = near[:, inside].mean(axis=1)
+    return CityDots(centres, match, seen, showing)
 
 
 def _likeness(window: np.ndarray, template: np.ndarray) -> np.ndarray:

@@ -176,3 +176,16 @@ def test_a_train_beside_a_city_dot_printed_off_its_data_is_not_a_station():
     rectangle(lab, *zurich, 27, 21, 30, RED)
     found = {(s.city, s.owner) for s in find_stations(lab, probs, EUROPE)}
     assert found == {("Zürich", "red")}
+
+
+def test_a_train_lying_over_part_of_a_city_dot_is_not_a_station():
+    """The train covers Wien's disk from just above the dot's centre down: most of the disk is
+    red and little of the dot's centre colour is left in it, but the upper part of the dot shows
+    where it is printed."""
+    lab, probs = board_with(["kyiv--smolensk"], dot=GREY_DOT, dot_radius=12, ring=RING)
+    wien = EUROPE.cities["Wien"]
+    rectangle(lab, wien.x, wien.y + 9, 60, 21, 0, RED)
+    zurich = EUROPE.cities["Zürich"]
+    rectangle(lab, zurich.x, zurich.y, 27, 21, 30, RED)
+    found = {(s.city, s.owner) for s in find_stations(lab, probs, EUROPE)}
+    assert found == {("Zürich", "red")}

@@ -51,8 +51,10 @@ EUROPE = load_board("europe")
 
 
 def labelled(folder: Path) -> Iterator[tuple[str, bytes, set]]:
-    for label in sorted(folder.glob("europe*.json")):
+    for label in sorted(folder.glob("*.json")):
         truth = json.loads(label.read_text(encoding="utf-8"))
+        if truth.get("map", label.stem.split("-")[0]) != "europe":
+            continue
         photo = folder / truth.get("photo", label.stem + ".jpg")
         if photo.is_file():
             yield label.stem, photo.read_bytes(), stations_of(truth)

@@ -142,6 +142,22 @@ class VisionConfig:
     # the dot's colour, the colour beside it is a train lying over the city, not a station
     station_dot_near: float = 12.0
     station_dot_seen: float = 0.12
+    # the printed dot is looked for within this of the board's data (art px), as a patch of this
+    # radius, learned from the photo's cities in this many rounds (after the first, within this
+    # of where the round before found it); where it matches the photo's empty dot this well it
+    # shows, and no station stands there; the print's offset is fitted to the dots seen, leaving
+    # out those this far off the fit
+    station_dot_search: int = 16
+    station_dot_radius: int = 9
+    station_dot_rounds: int = 3
+    station_dot_refine: int = 4
+    station_dot_match: float = 0.8
+    station_dot_residual: float = 4.0
+    # a train lying over a city leaves part of the dot in sight: where more than this share of
+    # the dot's core (this share of the patch's radius) is within station_dot_near of the
+    # photo's empty dot, pixel by pixel, no station stands there
+    station_dot_core: float = 0.7
+    station_dot_showing: float = 0.2
 
 
 DEFAULT = VisionConfig()

@@ -6,7 +6,7 @@ import numpy as np
 from scorer.boards import load_board
 from scorer.vision.model import CLASSES
 from scorer.vision.sample import PAPER_LAB, space_table
-from scorer.vision.stations import find_stations
+from scorer.vision.stations import city_dots, find_stations
 
 EUROPE = load_board("europe")
 ART_WIDTH, ART_HEIGHT = EUROPE.art_frame["width"], EUROPE.art_frame["height"]
@@ -28,14 +28,17 @@ def rectangle(img: np.ndarray, x: float, y: float, length: float, width: float,
 def board_with(red_routes: list[str], dot: tuple[float, float, float] = WARM_DOT,
                piece: str = "red", look: tuple[float, float, float] = RED,
                paper: tuple[float, float, float] = PAPER, dot_radius: int = 10,
+               spread: float = 0.0, ring: tuple[float, float, float] | None = None,
                ) -> tuple[np.ndarray, np.ndarray]:
-    """A rectified Lab board: paper, every city's dot (widened by blur), trains of ``piece``
-    colour looking ``look`` on routes (red by default)."""
+    """A rectified Lab board: paper, every city's dot (widened by blur; printed ``spread``
+    larger than the board's data about the map's centre; its outer 5 px a ``ring`` of another
+    colour, if given), trains of ``piece`` colour looking ``look`` on routes (red by default)."""
     routes, spaces, owner_of = space_table(EUROPE)
     lab = np.zeros((ART_HEIGHT, ART_WIDTH, 3), np.float32)
     lab[:] = paper
-    for city in EUROPE.cities.values():
-        cv2.circle(lab, (int(city.x), int(city.y)), dot_radius, dot, -1)
+    for x, y in printed_dots(spread):
+        cv2.circle(lab, (round(x), round(y)), dot_radius, ring or dot, -1)
+        cv2.circle(lab, (round(x), round(y)), dot_radius - 5 if ring else dot_radius, dot, -1)
     probs = np.zeros((len(spaces), len(CLASSES)))
     probs[:, 0] = 1.0
     for i, route in enumerate(routes):
@@ -46,6 +49,12 @@ def board_with(red_routes: list[str], dot: tuple[float, float, float] = WARM_DOT
                 probs[row] = 0.0
                 probs[row, CLASSES.index(piece)] = 0.99
     return lab, probs
+
+
+def printed_dots(spread: float) -> np.ndarray:
+    """Where the cities' dots are printed on a map ``spread`` larger than the board's data."""
+    data = np.array([(c.x, c.y) for c in EUROPE.cities.values()])
+    return data + spread * (data - (ART_WIDTH / 2, ART_HEIGHT / 2))
 
 
 def slip_toward(lab: np.ndarray, route_id: str, city: str, slip: float) -> None:
@@ -131,3 +140,52 @@ def test_a_blue_station_whose_shaded_half_reads_black_is_blue():
                   SHADED_BLUE, -1)
     found = {s.city: s.owner for s in find_stations(lab, probs, EUROPE)}
     assert found.get("Roma") == "blue"
+
+
+def test_city_dots_printed_off_the_boards_data_are_found_where_they_are_printed():
+    lab, _ = board_with([], dot=GREY_DOT, spread=0.012)
+    dots = city_dots(lab, EUROPE)
+    assert dots.seen.all()
+    assert np.abs(dots.centres - printed_dots(0.012)).max() <= 1.0
+
+
+def test_a_hidden_city_dot_is_placed_where_the_print_offset_of_the_others_puts_it():
+    lab, _ = board_with([], dot=GREY_DOT, spread=0.012)
+    lisboa = list(EUROPE.cities).index("Lisboa")
+    x, y = printed_dots(0.012)[lisboa]
+    rectangle(lab, x, y, 27, 21, 30, RED)
+    dots = city_dots(lab, EUROPE)
+    assert not dots.seen[lisboa]
+    assert dots.seen.sum() == len(EUROPE.cities) - 1
+    # Lisboa's dot is printed 10 px west of its data; the fit must carry that far
+    assert np.hypot(*(dots.centres[lisboa] - (x, y))) <= 1.5
+
+
+RING = (70.0, 140.0, 145.0)
+
+
+def test_a_train_beside_a_city_dot_printed_off_its_data_is_not_a_station():
+    """Madrid's dot printed 11 px west of its data: a train lying just east of the dot covers
+    most of the data's disk, and the dot's dark ring, not its centre, is what is left in it, but
+    the dot shows where it is printed, so no station stands there."""
+    lab, probs = board_with(["kyiv--smolensk"], dot=GREY_DOT, spread=0.016, dot_radius=12,
+                            ring=RING)
+    madrid = EUROPE.cities["Madrid"]
+    rectangle(lab, madrid.x + 8, madrid.y, 60, 21, 80, RED)
+    zurich = printed_dots(0.016)[list(EUROPE.cities).index("Zürich")]
+    rectangle(lab, *zurich, 27, 21, 30, RED)
+    found = {(s.city, s.owner) for s in find_stations(lab, probs, EUROPE)}
+    assert found == {("Zürich", "red")}
+
+
+def test_a_train_lying_over_part_of_a_city_dot_is_not_a_station():
+    """The train covers Wien's disk from just above the dot's centre down: most of the disk is
+    red and little of the dot's centre colour is left in it, but the upper part of the dot shows
+    where it is printed."""
+    lab, probs = board_with(["kyiv--smolensk"], dot=GREY_DOT, dot_radius=12, ring=RING)
+    wien = EUROPE.cities["Wien"]
+    rectangle(lab, wien.x, wien.y + 9, 60, 21, 0, RED)
+    zurich = EUROPE.cities["Zürich"]
+    rectangle(lab, zurich.x, zurich.y, 27, 21, 30, RED)
+    found = {(s.city, s.owner) for s in find_stations(lab, probs, EUROPE)}
+    assert found == {("Zürich", "red")}

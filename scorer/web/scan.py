@@ -135,9 +135,15 @@ def _upload_error(stored: store.StoredGame, message: str, status: int) -> Respon
 
 
 @bp.get("/<scan_id>")
-def review(game_id: str, scan_id: str) -> tuple[str, int] | str:
+def review(game_id: str, scan_id: str) -> Response | tuple[str, int] | str:
     stored = get_game(game_id)
-    result = load_scan(get_db(), game_id, scan_id).result
+    try:
+        result = load_scan(get_db(), game_id, scan_id, change=True).result
+    except ScanClosed:
+        # Back after Apply (or a review set aside for newer photos): the game, not a bare 404
+        flash_message(_("That photo's review is closed: it was applied, or set aside for "
+                        "newer photos. The board below is the game as it stands."))
+        return back_to("play.game_page", game_id=game_id)
     if result.get("error"):
         return render_template(
             "pages/scan_failed.html", stored=stored, scan_id=scan_id,

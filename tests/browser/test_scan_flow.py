@@ -318,3 +318,13 @@ def test_a_station_read_on_a_europe_photo_is_corrected_on_the_review_and_applied
     assert {s["city"]: s["player"] for s in game["stations"]} == {
         **shown, city: other, "Wien": other}
     assert not phone.problems
+
+
+def test_back_after_apply_shows_the_game_and_says_the_review_is_closed(phone, table, shot):
+    game_id = reviewed(phone, table)
+    applied(phone, table, game_id)
+    phone.go_back()
+    phone.wait_for_url(re.compile(rf"/games/{game_id}$"))
+    expect(table.message()).to_contain_text("That photo's review is closed")
+    expect(phone.locator("#board")).to_be_visible()
+    shot(phone, "back-after-apply")

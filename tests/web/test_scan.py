@@ -185,8 +185,17 @@ def test_a_busy_scanner_says_so(client, usa, usa_photo, monkeypatch):
 
 
 def test_an_unknown_scan_is_not_found(client, usa):
-    assert client.get(f"/games/{usa}/scan/nope").status_code == 404
     assert client.get(f"/games/{usa}/scan/../../etc").status_code == 404
+    assert client.get("/games/nosuchgame/scan/nope").status_code == 404
+
+
+def test_a_closed_review_leads_back_to_the_game_and_says_why(client, usa):
+    """Back after Apply (the review is gone): the game with a sentence, not a bare 404."""
+    answer = client.get(f"/games/{usa}/scan/nope")
+    assert answer.status_code == 303
+    assert answer.headers["Location"].endswith(f"/games/{usa}")
+    page = client.get(f"/games/{usa}").text
+    assert "That photo&#39;s review is closed" in page or "That photo's review is closed" in page
 
 
 # How the detector reads a lane it doubts (scorer.vision.classify): a half-covered lane gets

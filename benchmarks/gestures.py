@@ -1,0 +1,225 @@
+"""Gestures a table needs to enter a board on a phone: taps, zooms and drags per route.
+
+``python benchmarks/gestures.py [--routes 48] [--finger 8] [--seed 1]``: serves the app on a
+temporary SQLite file, opens a 4-player Europe game in headless Chromium at 390 x 844 (touch)
+and enters ``--routes`` routes spread over the players, as a player does, counting every
+gesture. A finger does not land where it aims: each tap lands off the aimed point by a normal
+error of ``--finger`` CSS px each way (8 px is ~1.3 mm on a 390 px wide phone).
+
+Strategies, each on a fresh game:
+- ``whole``: the whole board in view (one tap on ⤢), a tap on the lane's middle space; a
+  "which lane?" question costs a tap; a wrong lane or none costs an Undo tap and the tap again.
+- ``zoomed``: as the page opens (zoomed in), a drag brings the lane mid-screen when it is not
+  in view, then the tap; wrong lanes are handled alike.
+Prints gestures per route (target of issue 27: <= 1.5) and the taps that landed wrong.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import random
+import sys
+import tempfile
+import threading
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from scorer.boards import load_board  # noqa: E402
+from scorer.web import create_app  # noqa: E402
+
+CHROMIUM = "/usr/bin/chromium"
+PLAYERS = [("Ann", "red"), ("Bob", "blue"), ("Cleo", "green"), ("Dmitri", "yellow")]
+TARGET = 1.5
+RETRIES = 3  # a player who misses three times in a row zooms in (counted) and taps there
+
+
+def plan(count: int, seed: int) -> list[tuple[str, str]]:
+    """``count`` (route, player) claims a 4-player Europe game allows, in a random order."""
+    board = load_board("europe")
+    rng = random.Random(seed)
+    routes = list(board.routes.values())
+    rng.shuffle(routes)
+    trains = {name: 45 for name, _ in PLAYERS}
+    owner: dict[str, str] = {}
+    claims = []
+    for route in routes:
+        if len(claims) == count:
+            break
+        name = min(trains, key=lambda n: (-trains[n], n))
+        if trains[name] < route.length or any(s.id in owner for s in board.siblings(route)):
+            continue
+        owner[route.id] = name
+        trains[name] -= route.length
+        claims.append((route.id, name))
+    # a table enters one player's routes, then the next player's
+    return sorted(claims, key=lambda claim: [n for n, _ in PLAYERS].index(claim[1]))
+
+
+class Player:
+    """One phone entering claims; ``gestures`` counts every tap, zoom and drag."""
+
+    def __init__(self, page: Any, finger: float, rng: random.Random) -> None:
+        self.page, self.finger, self.rng = page, finger, rng
+        self.gestures = 0
+        self.wrong = 0
+        self.missed: list[str] = []
+
+    def tap_at(self, x: float, y: float) -> None:
+        self.gestures += 1
+        self.page.touchscreen.tap(x, y)
+
+    def tap(self, locator: Any) -> None:
+        """Tap a button; one that is off the screen costs a scroll first."""
+        before = self.page.evaluate("scrollY")
+        locator.scroll_into_view_if_needed()
+        if self.page.evaluate("scrollY") != before:
+            self.gestures += 1
+        box = locator.bounding_box()
+        self.tap_at(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+
+    def settle(self) -> None:
+        self.page.wait_for_load_state("networkidle")
+        self.page.wait_for_timeout(380)  # past the page's double-tap guard
+
+    def select(self, name: str) -> None:
+        """The player whose routes come next, from the strip over the map when it shows."""
+        strip = self.page.locator(f'#strip [data-pick-player="{name}"]')
+        button = strip if strip.is_visible() else self.page.locator(
+            f'#players [data-player="{name}"]')
+        if button.get_attribute("aria-pressed") != "true":
+            self.tap(button)
+            self.settle()
+
+    def owned(self) -> set[str]:
+        return set(self.page.eval_on_selector_all(
+            "#board a.own", "els => els.map(e => e.dataset.routeId)"))
+
+    def drag_into_view(self, target: Any) -> None:
+        """Drag the zoomed board (each drag a gesture) until ``target`` is well inside."""
+        for _ in range(4):
+            view = self.page.locator("#viewport").bounding_box()
+            box = target.bounding_box()
+            cx, cy = view["x"] + view["width"] / 2, view["y"] + view["height"] / 2
+            x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+            if (view["x"] + 40 < x < view["x"] + view["width"] - 40
+                    and view["y"] + 40 < y < view["y"] + view["height"] - 40):
+                return
+            dx = max(-view["width"] * 0.4, min(view["width"] * 0.4, cx - x))
+            dy = max(-view["height"] * 0.4, min(view["height"] * 0.4, cy - y))
+            self.gestures += 1
+            self.page.mouse.move(cx - dx / 2, cy - dy / 2)
+            self.page.mouse.down()
+            self.page.mouse.move(cx + dx / 2, cy + dy / 2, steps=6)
+            self.page.mouse.up()
+            self.page.wait_for_timeout(150)
+
+    def claim(self, route_id: str, zoomed: bool) -> bool:
+        """Claim the lane as a player does; False when even zoomed in it did not take."""
+        if self.attempts(route_id, zoomed, RETRIES):
+            return True
+        if zoomed:
+            return False
+        # missed three times on the whole board: zoom in, tap there, back to the whole board
+        self.tap(self.page.locator('[data-zoom="in"]'))
+        self.tap(self.page.locator('[data-zoom="in"]'))
+        done = self.attempts(route_id, True, RETRIES)
+        self.tap(self.page.locator('[data-zoom="fit"]'))
+        self.page.wait_for_timeout(200)
+        return done
+
+    def attempts(self, route_id: str, zoomed: bool, tries: int) -> bool:
+        page = self.page
+        for _ in range(tries):
+            spaces = page.locator(f'#board [data-route-id="{route_id}"] .sp')
+            middle = spaces.nth(spaces.count() // 2)
+            if zoomed:
+                page.locator("#viewport").scroll_into_view_if_needed()
+                self.drag_into_view(middle)
+            box = middle.bounding_box()
+            before = self.owned()
+            self.tap_at(box["x"] + box["width"] / 2 + self.rng.gauss(0, self.finger),
+                        box["y"] + box["height"] / 2 + self.rng.gauss(0, self.finger))
+            self.settle()
+            choice = page.locator(f'#lane-choice [data-pick-route="{route_id}"]')
+            if choice.count():
+                self.tap(choice)
+                self.settle()
+            elif page.locator("#lane-choice").count():  # asked about other lanes: cancel
+                self.tap(page.locator("#lane-choice button").last)
+                self.settle()
+            added = self.owned() - before
+            if added == {route_id}:
+                return True
+            self.wrong += 1
+            if added or (before - self.owned()):
+                self.tap(page.locator("[data-undo]").first)
+                self.settle()
+        return False
+
+
+def run(base: str, strategy: str, claims: list[tuple[str, str]], finger: float,
+        seed: int) -> Player:
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM,
+                                             args=["--no-sandbox", "--disable-gpu"])
+        context = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True,
+                                      is_mobile=True, device_scale_factor=2, base_url=base)
+        page = context.new_page()
+        answer = page.request.post("/api/games", data={"variant": "europe", "players": [
+            {"name": n, "color": c} for n, c in PLAYERS]})
+        page.goto(f"/games/{answer.json()['id']}")
+        player = Player(page, finger, random.Random(seed))
+        zoomed = strategy == "zoomed"
+        if not zoomed:
+            page.locator("#viewport").scroll_into_view_if_needed()
+            player.tap(page.locator('[data-zoom="fit"]'))
+            page.wait_for_timeout(200)
+        for route_id, name in claims:
+            player.select(name)
+            if not player.claim(route_id, zoomed):
+                player.missed.append(route_id)
+        browser.close()
+        return player
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--routes", type=int, default=48)
+    parser.add_argument("--finger", type=float, default=8.0)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--strategy", choices=["whole", "zoomed", "both"], default="both")
+    args = parser.parse_args()
+    from werkzeug.serving import make_server
+
+    logging.getLogger("werkzeug").setLevel(logging.WARNING)
+
+    claims = plan(args.routes, args.seed)
+    strategies = ["whole", "zoomed"] if args.strategy == "both" else [args.strategy]
+    print(f"{len(claims)} routes of a 4-player Europe game at 390 x 844, finger error "
+          f"{args.finger:g} px, seed {args.seed}")
+    for strategy in strategies:
+        with tempfile.TemporaryDirectory() as folder:
+            app = create_app({"DATABASE": str(Path(folder) / "g.sqlite3"),
+                              "SECRET_KEY": "gestures"})
+            server = make_server("127.0.0.1", 0, app, threaded=True)
+            thread = threading.Thread(target=server.serve_forever, daemon=True)
+            thread.start()
+            try:
+                player = run(f"http://127.0.0.1:{server.server_port}", strategy, claims,
+                             args.finger, args.seed)
+            finally:
+                server.shutdown()
+        per_route = player.gestures / len(claims)
+        print(f"{strategy:>7}: {player.gestures} gestures, {per_route:.2f} per route "
+              f"(target <= {TARGET}), "
+              f"{player.wrong} taps that claimed a wrong lane or none, "
+              f"{len(player.missed)} routes not entered {player.missed}")
+
+
+if __name__ == "__main__":
+    main()

@@ -5,8 +5,10 @@ A labelled photo is ``name.jpg`` (or .png/.webp) with ``name.json`` beside it ho
 are empty). Each photo is measured several times with jittered corners and colour casts, so
 the model learns to tolerate both; and several times more with every space read beside its
 printed position, as the detector reads every lane (``lane_offsets``), labelled with what
-lies there. A real photo's readings are not moved (its pieces sit off their spaces); some of
-them are made under a glare spot instead.
+lies there. Every reading but the first is made as another phone under another light might
+take the photo (``phone_look``): on a board, table and camera left out of training that read
+96.4 % of lanes right instead of 93.4 %. A real photo's readings are not moved (its pieces
+sit off their spaces); some of them are made under a glare spot instead.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ import json
 import sys
 from pathlib import Path
 
+import cv2
 import numpy as np
 
 from scorer.boards import Board, load_board
@@ -99,12 +102,36 @@ def glare_spot(image: np.ndarray, corners: np.ndarray, rng: np.random.Generator)
     return np.clip(image * (1 - share) + 250 * share, 0, 255).astype(np.uint8)
 
 
+def phone_look(image: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """``image`` as another phone under another light might take it: a white balance off by a
+    gain per channel, another exposure and tone curve (gamma), more or less saturation,
+    light falling off to one side, a little blur and sensor noise, JPEG at some quality."""
+    img = image.astype(np.float32) / 255.0
+    img = img * rng.uniform(0.75, 1.25, 3) * rng.uniform(0.6, 1.2)
+    h, w = img.shape[:2]
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    angle = rng.uniform(0, 2 * np.pi)
+    ramp = (np.cos(angle) * xx / w + np.sin(angle) * yy / h)
+    img = img * (1.0 + rng.uniform(-0.35, 0.35) * (ramp - ramp.mean()))[..., None]
+    img = np.clip(img, 0, 1) ** rng.uniform(0.7, 1.4)
+    grey = img.mean(axis=2, keepdims=True)
+    img = np.clip(grey + rng.uniform(0.7, 1.3) * (img - grey), 0, 1)
+    sigma = rng.uniform(0, 1.6)
+    if sigma > 0.3:
+        img = cv2.GaussianBlur(img, (0, 0), sigma)
+    img = img * 255 + rng.normal(0, rng.uniform(0, 5), img.shape).astype(np.float32)
+    img = np.clip(img, 0, 255).astype(np.uint8)
+    _, jpg = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(45, 92))])
+    return cv2.imdecode(jpg, cv2.IMREAD_COLOR)
+
+
 def measure(photo: Path, data: dict, variants: int, shifted: int, rng: np.random.Generator,
             glare: int = 0) -> tuple[np.ndarray, np.ndarray]:
     """Feature rows (variants + shifted, spaces, features) and their classes (UNCLEAR: left
     out): ``variants`` readings at the printed positions (all but the first with jittered
-    corners and a colour cast, the last ``glare`` of them also under a glare spot), then
-    ``shifted`` more with every space read at a random offset of ``lane_offsets`` across it."""
+    corners and another phone's look, ``phone_look``; the last ``glare`` of them also under a
+    glare spot), then ``shifted`` more with every space read at a random offset of
+    ``lane_offsets`` across it."""
     board = load_board(data["map"])
     image, scale = decode_scaled(photo.read_bytes(), 2000)
     corners = np.asarray(data["corners"], dtype=np.float64) * scale
@@ -116,8 +143,7 @@ def measure(photo: Path, data: dict, variants: int, shifted: int, rng: np.random
         img, c, offset = image, corners, None
         if k:
             c = corners + rng.normal(0, 0.0015 * diag, corners.shape)
-            gain = rng.uniform(0.8, 1.15, 3)
-            img = np.clip(image * gain, 0, 255).astype(np.uint8)
+            img = phone_look(image, rng)
             if variants - glare <= k < variants:
                 img = glare_spot(img, c, rng)
         if k < variants:
@@ -135,7 +161,7 @@ def cached_measure(photos, counts: list[tuple[int, int, int]], rng, cache: Path 
     store = dict(np.load(cache)) if cache and cache.is_file() else {}
     measured = []
     for (photo, data), (variants, shifted, glare) in zip(photos, counts, strict=True):
-        key = f"{photo.resolve()}|{variants}|{shifted}" + (f"|g{glare}" if glare else "")
+        key = f"{photo.resolve()}|{variants}|{shifted}|look" + (f"|g{glare}" if glare else "")
         if key + "|x" not in store:
             store[key + "|x"], store[key + "|y"] = measure(photo, data, variants, shifted, rng,
                                                            glare)

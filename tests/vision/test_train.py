@@ -9,7 +9,14 @@ from scorer.boards import load_board
 from scorer.vision.classify import sibling_side
 from scorer.vision.model import CLASSES, fit, fit_ensemble, softmax
 from scorer.vision.sample import space_table
-from scorer.vision.train import UNCLEAR, glare_spot, measure, shifted_labels, space_labels
+from scorer.vision.train import (
+    UNCLEAR,
+    glare_spot,
+    measure,
+    phone_look,
+    shifted_labels,
+    space_labels,
+)
 
 USA = load_board("usa")
 SAMPLES = Path(__file__).resolve().parents[2] / "sample_photos"
@@ -113,3 +120,21 @@ def test_an_ensemble_is_one_network_reading_the_average_of_its_members_logits():
     assert whole.w1.shape == (5, 24)
     assert np.allclose(whole.probabilities(x), expected, atol=1e-5)
     assert not np.allclose(members[0].probabilities(x), expected, atol=1e-3)
+
+
+def test_another_phones_look_casts_exposes_and_blurs_but_keeps_the_picture():
+    image = np.zeros((120, 160, 3), np.uint8)
+    image[:, :80] = 200  # a light grey half, a dark one, and a red square
+    image[:, 80:] = 60
+    image[40:80, 20:60] = (40, 40, 200)
+    looks = [phone_look(image, np.random.default_rng(seed)).astype(float) for seed in range(8)]
+    for look in looks:
+        assert look.shape == image.shape
+        # the layout stays: lightness follows the original's closely
+        assert np.corrcoef(look.mean(axis=2).ravel(), image.mean(axis=2).ravel())[0, 1] > 0.9
+    grey = np.array([look[:, 100:140].reshape(-1, 3).mean(axis=0) for look in looks])
+    casts = grey[:, 2] / grey[:, 0]  # red over blue on the grey: a white balance off
+    assert casts.max() - casts.min() > 0.1
+    assert grey.mean(axis=1).max() > 1.3 * grey.mean(axis=1).min()  # another exposure
+    edge = [np.abs(np.diff(look[100, 70:90].mean(axis=1))).max() for look in looks]
+    assert min(edge) < 0.8 * (200 - 60)  # some of them blurred across the edge

@@ -49,7 +49,7 @@
     }
   });
 
-  // The new-game form shows as many player rows as the chosen rule set seats (Express: 3);
+  // The new-game form shows as many player rows as the chosen rule set seats (Express: 4);
   // a hidden row keeps what was typed in it, for a change of mind, but is not sent.
   function seatPlayers(choice) {
     var form = choice.closest("form");

@@ -179,7 +179,10 @@ def thread_server(app: Any, threads: int = 8, **options: Any) -> Iterator[int]:
     finally:
         closing.set()
         server.task_dispatcher.shutdown(timeout=5)
-        server.trigger.pull_trigger(server.close)  # closed by the loop thread itself
+        try:
+            server.trigger.pull_trigger(server.close)  # closed by the loop thread itself
+        except OSError:  # the loop had already closed its trigger (EBADF): nothing to wake
+            pass
         runner.join(5)
 
 

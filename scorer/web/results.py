@@ -33,8 +33,10 @@ def render_results(stored: store.StoredGame, editable: bool) -> str:
     ranks = places(sheet)
     game = stored.game
     groups = {p.name: route_groups(game, p) for p in sheet.players}
+    ranked = [by_name[n] for n in sheet.ranking]
     return render_template(
-        "pages/results.html", **context, ranked=[by_name[n] for n in sheet.ranking], ranks=ranks,
+        "pages/results.html", **context, ranked=ranked, ranks=ranks,
+        leader=ranked[0].total if ranked else 0, route_names=route_names,
         tiebreak=translate(sheet.tiebreak_message), selected=selected, shown=shown,
         watch=not editable, groups=groups, track=track_text, station_uses=station_uses,
         most_tickets=max(p.tickets_completed for p in sheet.players),
@@ -59,6 +61,15 @@ def places(sheet: Scoresheet) -> dict[str, int]:
         else:
             ranks[name] = index + 1
     return ranks
+
+
+def route_names(game: Game, player: PlayerScore) -> dict[int, list[str]]:
+    """The player's routes by length, named by their cities, to point at on the board."""
+    names: dict[int, list[str]] = {}
+    for route_id in player.routes:
+        route = game.board.routes[route_id]
+        names.setdefault(route.length, []).append(f"{route.a} – {route.b}")
+    return {length: sorted(found) for length, found in names.items()}
 
 
 def track_text(total: int) -> str:

@@ -4,6 +4,8 @@ import re
 
 from playwright.sync_api import expect
 
+from scorer.boards import load_board
+
 FIGURE_EIGHT = [
     "helena--seattle", "portland--seattle", "portland--salt-lake-city",
     "helena--salt-lake-city", "denver--helena", "denver--salt-lake-city",
@@ -70,6 +72,7 @@ def test_the_longest_path_view_draws_the_whole_figure_eight(phone, table, shot):
     phone.locator("#path-view").scroll_into_view_if_needed()
     shot(phone, "longest-path-ann")
 
+    phone.locator('[data-player="Bob"] summary').tap()  # his sheet holds the button
     phone.locator('[data-show-path="Bob"]').tap()
     expect(phone.locator('#path-view [data-path-player="Bob"]')).to_have_attribute(
         "data-length", "2")
@@ -109,6 +112,7 @@ def test_the_longest_path_map_zooms_with_buttons_onto_the_path(phone, table, sho
     expect(viewport).not_to_have_class(re.compile(r"\bzoomed\b"))
 
     # The view of another player's path arrives by htmx: its buttons work too.
+    phone.locator('[data-player="Bob"] summary').tap()  # his sheet holds the button
     phone.locator('[data-show-path="Bob"]').tap()
     expect(view.locator('[data-path-player="Bob"]')).to_be_visible()
     view = phone.locator("#path-view")
@@ -117,4 +121,71 @@ def test_the_longest_path_map_zooms_with_buttons_onto_the_path(phone, table, sho
     bob = view.locator('[data-route-id="duluth--omaha"] .sp').first
     assert _inside(bob.bounding_box(), view.locator(".viewport").bounding_box())
     shot(phone, "bob-path-zoomed-in")
+    assert phone.problems == []
+
+
+def europe_four_players() -> dict:
+    """A 4-player Europe game of 48 routes, one lane of each city pair, dealt in turn."""
+    board = load_board("europe")
+    names = ("Ann", "Bob", "Cat", "Dmitri")
+    seen: set[frozenset[str]] = set()
+    claims = []
+    for route in sorted(board.routes.values(), key=lambda r: r.id):
+        if frozenset((route.a, route.b)) in seen or len(claims) == 48:
+            continue
+        seen.add(frozenset((route.a, route.b)))
+        claims.append({"player": names[len(claims) % 4], "route": route.id})
+    return {"variant": "europe",
+            "players": [{"name": n, "color": c}
+                        for n, c in zip(names, ("red", "blue", "green", "yellow"), strict=True)],
+            "claims": claims,
+            "stations": [{"player": "Cat", "city": "Paris"}],
+            "tickets": [{"player": "Ann", "from": "Amsterdam", "to": "Wilno"}]}
+
+
+def test_the_results_start_with_the_ranking_and_fold_each_sheet(phone, table, shot):
+    game_file = europe_four_players()
+    game_id = table.api_game(game_file)
+    phone.goto(f"/games/{game_id}/results")
+    shot(phone, "ranking")
+    api = {p["name"]: p["total"] for p in table.score(game_id)["players"]}
+    order = sorted(api, key=api.get, reverse=True)
+    assert len(set(api.values())) == 4, api  # no tie: four places
+
+    lines = phone.locator("[data-ranking] > li")
+    assert [li.get_attribute("data-place") for li in lines.all()] == ["1", "2", "3", "4"]
+    assert [li.locator("[data-player]").get_attribute("data-player")
+            for li in lines.all()] == order
+    ranking = phone.locator("[data-ranking]").bounding_box()
+    assert ranking["y"] < 250  # the first thing under the title
+    assert ranking["y"] + ranking["height"] < 844  # every line on the first screen
+    for li, name in zip(lines.all(), order, strict=True):
+        expect(li.locator(".total")).to_have_text(str(api[name]))
+        gap = api[name] - api[order[0]]
+        expect(li.locator(".gap")).to_have_text(f"−{-gap}" if gap else "")
+    expect(phone.locator(".figures").first).not_to_be_visible()  # folded
+    height = phone.evaluate("document.documentElement.scrollHeight")
+    assert height < 2_000, height  # four open sheets took ~3,900 px
+
+    # The summary box wraps: nothing scrolls sideways, the page nor the box.
+    assert phone.evaluate("document.documentElement.scrollWidth") <= 390
+    box = phone.locator("[data-summary]")
+    assert box.evaluate("b => b.scrollWidth <= b.clientWidth")
+    assert box.evaluate("b => b.scrollHeight <= b.clientHeight + 1")  # all of it shows
+    box.scroll_into_view_if_needed()
+    shot(phone, "summary")
+
+    # A tap on a line opens that player's sheet; each length line names its routes.
+    bob = phone.locator('[data-player="Bob"]')
+    bob.locator("summary").tap()
+    expect(bob.locator(".figures")).to_be_visible()
+    shot(phone, "bob-sheet")
+    board = load_board("europe")
+    routes = [board.routes[c["route"]] for c in game_file["claims"] if c["player"] == "Bob"]
+    for length in {r.length for r in routes}:
+        named = sorted(f"{r.a} – {r.b}" for r in routes if r.length == length)
+        line = bob.locator(f'[data-route-group="{length}"]')
+        expect(line).to_contain_text(f"{len(named)} × {length} train")
+        expect(line.locator("[data-route-names]")).to_have_text(", ".join(named))
+    expect(phone.locator('[data-player="Ann"] .figures')).not_to_be_visible()
     assert phone.problems == []

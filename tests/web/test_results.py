@@ -110,7 +110,9 @@ def test_the_results_are_a_score_sheet_a_table_can_check(client):
     # Routes by length: count × length, with the points of one route, and their sum.
     groups = re.findall(r'data-route-group="(\d)"><th>(\d+) × (\d) trains', ann)
     assert groups == [("8", "1", "8"), ("6", "1", "6"), ("4", "3", "4"), ("3", "4", "3")]
-    assert ">1 × 8 trains <span class=\"muted\">(21 points)</span></th><td>21<" in ann
+    # Each length line names its routes, for the table to point at on the board.
+    assert ('>1 × 8 trains: <span class="route-names" data-route-names>Petrograd – Stockholm'
+            '</span> <span class="muted">(21 points)</span></th><td>21<') in ann
     # Each ticket by name with its sign, and what each station borrowed.
     assert ('✓ Paris – Wien <span class="muted">(with the station in Zürich)</span></th>'
             "<td>+8<") in ann

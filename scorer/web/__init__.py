@@ -59,6 +59,9 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         HTMX_VERSION=HTMX_VERSION,
         BABEL_TRANSLATION_DIRECTORIES=str(ROOT / "translations"),
         POLL_SECONDS=2,
+        # The records of every game for the server's own machine (security.host_view): only
+        # where TERMINUS_HOST_VIEW=true says so, as make run does.
+        HOST_VIEW=False,
     )
     app.config.from_pyfile("config.py", silent=True)
     app.config.from_prefixed_env("TERMINUS")

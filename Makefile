@@ -11,7 +11,7 @@ PORT ?= 8000
 THREADS ?= 16
 PG_TESTS ?= tests/web tests/hardening tests/browser
 
-.PHONY: run serve test lint bench clean messages
+.PHONY: run serve backup restore test lint bench clean messages
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -54,6 +54,18 @@ run: $(STAMP) $(MO)
 SERVE_OPTIONS ?=
 serve: $(STAMP) $(MO)
 	MALLOC_ARENA_MAX=2 TERMINUS_HOST_VIEW=false $(BIN)/waitress-serve --listen=$(HOST):$(PORT) --threads=$(THREADS) --max-request-body-size=27262976 --connection-limit=1000 --channel-timeout=30 --cleanup-interval=5 --asyncore-use-poll $(SERVE_OPTIONS) --call scorer.web:create_app
+
+# A consistent copy of the SQLite database, the server running or not (SQLite's online backup
+# API): instance/backups/<UTC time>.sqlite3, or TO=folder or file. make restore FROM=file puts
+# one back, the server stopped (the database it replaces is backed up first). PostgreSQL:
+# pg_dump and pg_restore, docs/hosting.md.
+TO ?=
+FROM ?=
+backup: $(STAMP)
+	$(BIN)/python -m scorer backup $(TO)
+
+restore: $(STAMP)
+	$(BIN)/python -m scorer restore $(FROM)
 
 # With TERMINUS_TEST_DATABASE_URL naming a PostgreSQL server (.ci/run starts one), the tests
 # that build the app run a second time with the app on PostgreSQL; without it they are skipped.

@@ -42,8 +42,9 @@ class _ProcessBytecodeCache(BytecodeCache):
 _BYTECODE = _ProcessBytecodeCache()
 
 
-def create_app(config: Mapping[str, Any] | None = None) -> Flask:
-    """Build the app; ``config`` overrides everything (tests pass DATABASE, SECRET_KEY...)."""
+def configured_app(config: Mapping[str, Any] | None = None) -> Flask:
+    """The Flask app with its settings and nothing else (no database opened, no views): what
+    ``create_app`` builds on, and where the command line reads the settings (``backup``)."""
     app = Flask(
         __name__,
         template_folder=str(ROOT / "templates"),
@@ -67,6 +68,12 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     app.config.from_prefixed_env("TERMINUS")
     if config:
         app.config.update(config)
+    return app
+
+
+def create_app(config: Mapping[str, Any] | None = None) -> Flask:
+    """Build the app; ``config`` overrides everything (tests pass DATABASE, SECRET_KEY...)."""
+    app = configured_app(config)
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = _instance_secret(Path(app.instance_path))
 

@@ -213,11 +213,17 @@ def serve_command(threads: int, options: str = "") -> tuple[dict[str, str], list
     return env, [sys.executable, "-m", "waitress", *arguments]
 
 
+def python_command(target: str, **values: str) -> tuple[dict[str, str], list[str]]:
+    """The command of a Makefile target that runs the venv's python (``run``, ``backup``,
+    ``restore``), ``values`` given to make, with its environment assignments."""
+    env, arguments = _recipe(target, "/python", **values)
+    return env, [sys.executable, *arguments]
+
+
 def run_command() -> tuple[dict[str, str], list[str]]:
     """The command of the Makefile's ``run`` target (the table's own server, Flask's), on a
     free loopback port, with its environment assignments."""
-    env, arguments = _recipe("run", "/python", RUN_HOST=LOOPBACK, PORT="0")
-    return env, [sys.executable, *arguments]
+    return python_command("run", RUN_HOST=LOOPBACK, PORT="0")
 
 
 class ServerProcess:

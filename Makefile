@@ -11,7 +11,7 @@ PORT ?= 8000
 THREADS ?= 16
 PG_TESTS ?= tests/web tests/hardening tests/browser
 
-.PHONY: run serve test lint bench clean messages
+.PHONY: run serve backup restore test lint bench clean messages
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -35,21 +35,37 @@ messages: $(STAMP)
 $(MO): $(PO) | $(STAMP)
 	$(BIN)/pybabel compile --statistics -d translations
 
+# The table's own server: its computer's browser (at 127.0.0.1, no proxy) sees every game's
+# records, the host view (scorer/web/security.py, host_view); HOST_VIEW=false turns it off.
+# make serve never has it: behind a proxy on the same machine every visitor comes from loopback.
+HOST_VIEW ?= true
 run: $(STAMP) $(MO)
-	$(BIN)/python -m scorer serve --host $(RUN_HOST) --port $(PORT)
+	TERMINUS_HOST_VIEW=$(HOST_VIEW) $(BIN)/python -m scorer serve --host $(RUN_HOST) --port $(PORT)
 
 # A production server (waitress: pure Python, many threads) for several tables at once, on
 # SQLite (instance/terminus.sqlite3) or, with DATABASE_URL=postgresql://..., on PostgreSQL,
 # which several such processes can share. Bodies over 26 MiB (a 25 MiB photo and its form) are
 # refused from the headers, unread. MALLOC_ARENA_MAX=2: glibc's per-thread memory arenas held
-# ~1 GB at the peak of 10 photo uploads at once; two arenas hold ~400 MB.
+# ~1 GB at the peak of 10 photo uploads at once; two arenas hold ~400 MB. No host view (see run).
 # Slow and idle clients: up to 1,000 connections at once (waitress' default of 100 half-sent
 # requests locked every table out), each closed after 30 s without a byte either way; poll()
 # because select() stops at 1,024 descriptors. SERVE_OPTIONS adds waitress options (behind a
 # proxy that ends TLS: --trusted-proxy=127.0.0.1 --trusted-proxy-headers=x-forwarded-proto).
 SERVE_OPTIONS ?=
 serve: $(STAMP) $(MO)
-	MALLOC_ARENA_MAX=2 $(BIN)/waitress-serve --listen=$(HOST):$(PORT) --threads=$(THREADS) --max-request-body-size=27262976 --connection-limit=1000 --channel-timeout=30 --cleanup-interval=5 --asyncore-use-poll $(SERVE_OPTIONS) --call scorer.web:create_app
+	MALLOC_ARENA_MAX=2 TERMINUS_HOST_VIEW=false $(BIN)/waitress-serve --listen=$(HOST):$(PORT) --threads=$(THREADS) --max-request-body-size=27262976 --connection-limit=1000 --channel-timeout=30 --cleanup-interval=5 --asyncore-use-poll $(SERVE_OPTIONS) --call scorer.web:create_app
+
+# A consistent copy of the SQLite database, the server running or not (SQLite's online backup
+# API): instance/backups/<UTC time>.sqlite3, or TO=folder or file. make restore FROM=file puts
+# one back, the server stopped (the database it replaces is backed up first). PostgreSQL:
+# pg_dump and pg_restore, docs/hosting.md.
+TO ?=
+FROM ?=
+backup: $(STAMP)
+	$(BIN)/python -m scorer backup $(TO)
+
+restore: $(STAMP)
+	$(BIN)/python -m scorer restore $(FROM)
 
 # With TERMINUS_TEST_DATABASE_URL naming a PostgreSQL server (.ci/run starts one), the tests
 # that build the app run a second time with the app on PostgreSQL; without it they are skipped.

@@ -1,4 +1,5 @@
-"""The command line: ``scorer score``, ``scorer detect``, ``scorer serve``.
+"""The command line: ``scorer score``, ``scorer detect``, ``scorer serve``, ``scorer backup``,
+``scorer restore``.
 
 Bad input never ends in a traceback: the message goes out as ``{"error": ...}`` with exit 2.
 """
@@ -103,6 +104,12 @@ def cmd_serve(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_backup(args: argparse.Namespace) -> int:
+    from scorer.web.backup import main  # sqlite3 and Flask only for the web app's database
+
+    return main(args)
+
+
 class _Parser(argparse.ArgumentParser):
     """argparse that reports usage errors as the JSON error of the other commands."""
 
@@ -127,6 +134,17 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--host", default="127.0.0.1")
     p.add_argument("--port", type=int, default=8000)
     p.set_defaults(func=cmd_serve)
+
+    p = sub.add_parser("backup", help="copy the SQLite database, even while it is served")
+    p.add_argument("target", nargs="?",
+                   help="the new file, or a folder for it (default: backups/<UTC "
+                        "time>.sqlite3 beside the database)")
+    p.set_defaults(func=cmd_backup)
+
+    p = sub.add_parser("restore", help="put a backup in place of the SQLite database (the "
+                                       "server stopped; the database is backed up first)")
+    p.add_argument("backup", help="a file made by scorer backup")
+    p.set_defaults(func=cmd_backup)
     return parser
 
 

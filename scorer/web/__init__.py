@@ -42,8 +42,9 @@ class _ProcessBytecodeCache(BytecodeCache):
 _BYTECODE = _ProcessBytecodeCache()
 
 
-def create_app(config: Mapping[str, Any] | None = None) -> Flask:
-    """Build the app; ``config`` overrides everything (tests pass DATABASE, SECRET_KEY...)."""
+def configured_app(config: Mapping[str, Any] | None = None) -> Flask:
+    """The Flask app with its settings and nothing else (no database opened, no views): what
+    ``create_app`` builds on, and where the command line reads the settings (``backup``)."""
     app = Flask(
         __name__,
         template_folder=str(ROOT / "templates"),
@@ -59,11 +60,20 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         HTMX_VERSION=HTMX_VERSION,
         BABEL_TRANSLATION_DIRECTORIES=str(ROOT / "translations"),
         POLL_SECONDS=2,
+        # The records of every game for the server's own machine (security.host_view): only
+        # where TERMINUS_HOST_VIEW=true says so, as make run does.
+        HOST_VIEW=False,
     )
     app.config.from_pyfile("config.py", silent=True)
     app.config.from_prefixed_env("TERMINUS")
     if config:
         app.config.update(config)
+    return app
+
+
+def create_app(config: Mapping[str, Any] | None = None) -> Flask:
+    """Build the app; ``config`` overrides everything (tests pass DATABASE, SECRET_KEY...)."""
+    app = configured_app(config)
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = _instance_secret(Path(app.instance_path))
 

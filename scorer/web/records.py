@@ -7,11 +7,9 @@ surrounding spaces ("ann" is "Ann"); the page shows the spelling of their latest
 game.
 
 Which games: those the device's history lists (``devices``: made or opened here, by either
-link), so a table sees its own games' records only. The person hosting the server sees every
-game on it when the page is asked for from the server's own machine: from a loopback address,
-at a loopback host name (http://127.0.0.1:8000), with no proxy's forwarding header (a proxy on
-the same machine makes every visitor's request come from loopback). Whoever sits at that
-machine can read the database anyway.
+link), so a table sees its own games' records only. The person at the table's own server
+(``make run``) sees every game on it from that machine's browser: ``security.host_view``
+decides, from the ``HOST_VIEW`` setting (off under ``make serve`` and by default).
 
 Which games count: the finished ones. The app has no "game over" button; the rules end the game
 after the round in which a player gets down to 2 trains or fewer, and the app marks that final
@@ -25,23 +23,22 @@ import csv
 import io
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from urllib.parse import urlsplit
 
-from flask import Blueprint, Response, current_app, render_template, request
+from flask import Blueprint, Response, current_app, render_template
 
 from scorer.game import Game
 from scorer.rules import VARIANTS, Variant
-from scorer.web import lan, store
+from scorer.web import store
 from scorer.web.common import scoresheet
 from scorer.web.db import get_db
 from scorer.web.devices import device_id, old_games_listed
 from scorer.web.i18n import current_language
+from scorer.web.security import host_view
 
 bp = Blueprint("records", __name__)
 
 # Games read for the records, newest first: years of a table's evenings.
 MAX_GAMES = 5_000
-_FORWARDED = ("Forwarded", "X-Forwarded-For", "X-Real-IP")
 CSV_COLUMNS = ("player", "rule_set", "games", "wins", "average_total", "best_total",
                "most_tickets_completed", "longest_path")
 
@@ -180,18 +177,11 @@ def results_of(stored: store.StoredGame) -> tuple[Result, ...] | None:
     )
 
 
-def is_host() -> bool:
-    """Whether the request comes from the server's own machine (see the module's docstring)."""
-    return (lan.is_loopback(request.remote_addr or "")
-            and lan.is_loopback(urlsplit(request.host_url).hostname or "")
-            and not any(request.headers.get(name) for name in _FORWARDED))
-
-
 def visible_records() -> tuple[Records, bool]:
     """The records of the games this request may see, and whether they are the whole
     server's (the host's view)."""
     db = get_db()
-    everything = is_host()
+    everything = host_view()
     listed = store.history(db, None if everything else device_id(),
                            old=old_games_listed(current_app), limit=MAX_GAMES)
     games = []

@@ -8,6 +8,9 @@ refuses other hosts outright (400). Behind a proxy that ends TLS, waitress takes
 address and scheme from the proxy's ``X-Forwarded-*`` headers when told to trust it
 (``--trusted-proxy``, see the README). Cookies are ``Secure`` whenever the page was served over
 TLS (directly, through a trusted proxy, or with a ``PUBLIC_URL`` in https).
+
+The host view (the records of every game on the server, ``host_view``) is decided here and
+nowhere else: by the ``HOST_VIEW`` setting, never by headers alone.
 """
 
 from __future__ import annotations
@@ -18,6 +21,8 @@ from urllib.parse import urlsplit
 
 from flask import Flask, abort, request, session, url_for
 from flask.sessions import SecureCookieSessionInterface
+
+from scorer.web import lan
 
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 CSRF_FIELD = "csrf_token"
@@ -84,6 +89,34 @@ def external_url(endpoint: str, **values: str) -> str:
     if not public:
         return url_for(endpoint, _external=True, **values)
     return public.rstrip("/") + url_for(endpoint, **values)
+
+
+# Headers a proxy adds to what it passes on. Any of them refuses the host view; their absence
+# proves nothing, as waitress removes X-Forwarded-* and Forwarded from a peer it does not trust
+# before the app sees them, and a proxy need not add any (nginx's proxy_pass adds none).
+_PROXY_HEADERS = ("Forwarded", "X-Real-IP", "Via")
+
+
+def host_view() -> bool:
+    """Whether this request sees every game of the server (the records' host view).
+
+    Only where the setting ``HOST_VIEW`` is true (``TERMINUS_HOST_VIEW=true``: ``make run``
+    sets it, ``make serve`` keeps it off, and so does every other way to start the app), and
+    then only for a page asked for on the server's own machine: from a loopback address, at a
+    loopback host name (http://127.0.0.1:8000), with no proxy header. A proxy on the same
+    machine makes every visitor a loopback peer, at whatever Host it sends, and the headers
+    that would tell are not always there (see ``_PROXY_HEADERS``): hence the setting, on only
+    for the table's own server, which no proxy fronts. Whoever sits at that machine can read
+    the database anyway.
+    """
+    from flask import current_app
+
+    if current_app.config.get("HOST_VIEW") is not True:
+        return False
+    proxied = any(name in request.headers for name in _PROXY_HEADERS) or any(
+        name.lower().startswith("x-forwarded-") for name in request.headers.keys())
+    return (not proxied and lan.is_loopback(request.remote_addr or "")
+            and lan.is_loopback(urlsplit(request.host_url).hostname or ""))
 
 
 def served_over_tls() -> bool:

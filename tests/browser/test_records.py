@@ -9,8 +9,8 @@ from tests.web.test_records import express_file, usa_file
 
 
 def test_the_records_page_reads_on_a_phone_in_both_languages(phone, table, shot):
-    # Long names: the cards and their tables must still fit the width. (The browser is on the
-    # server's machine, so it sees every game of the test server: the names are its own.)
+    # Long names: the cards and their tables must still fit the width. (The test server has no
+    # host view: the page holds this phone's games, made through its own cookies.)
     table.api_game(express_file("wilhelmina", "Maximilienne"))  # 64 each, a shared win
     table.api_game(usa_file("Wilhelmina", "Bartholomew", 5))  # 131 and 19: the latest spelling
     phone.goto("/")

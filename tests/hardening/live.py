@@ -186,30 +186,55 @@ def thread_server(app: Any, threads: int = 8, **options: Any) -> Iterator[int]:
         runner.join(5)
 
 
-def serve_command(threads: int) -> tuple[dict[str, str], list[str]]:
-    """The waitress-serve command of the Makefile's ``serve`` target, on a free loopback port,
-    with the environment assignments written before it (``VAR=value waitress-serve ...``): the
-    tests and benchmarks run the production server with the options the Makefile gives."""
+def _recipe(target: str, program: str, **values: str) -> tuple[dict[str, str], list[str]]:
+    """The line of the Makefile's ``target`` that runs ``program``, its variables replaced
+    (``values`` first): the environment assignments written before the program
+    (``VAR=value program ...``) and the program's arguments."""
     makefile = (ROOT / "Makefile").read_text()
     variables = dict(re.findall(r"^(\w+)[ \t]*[:?]?=[ \t]*(.*?)[ \t]*$", makefile, re.M))
-    variables.update(HOST=LOOPBACK, PORT="0", THREADS=str(threads))
-    recipe = re.search(r"^serve:.*\n((?:\t.*\n)+)", makefile, re.M)
-    assert recipe, "no serve target in the Makefile"
-    line = next(ln for ln in recipe.group(1).splitlines() if "waitress-serve" in ln)
+    variables.update(values)
+    recipe = re.search(rf"^{target}:.*\n((?:\t.*\n)+)", makefile, re.M)
+    assert recipe, f"no {target} target in the Makefile"
+    line = next(ln for ln in recipe.group(1).splitlines() if program in ln)
     line = re.sub(r"\$\((\w+)\)", lambda m: variables.get(m.group(1), ""), line)
     words = shlex.split(line.strip())
-    program = next(i for i, w in enumerate(words) if "waitress-serve" in w)
-    env = dict(w.split("=", 1) for w in words[:program] if re.match(r"\w+=", w))
-    return env, [sys.executable, "-m", "waitress", *words[program + 1:]]
+    at = next(i for i, w in enumerate(words) if w.endswith(program))
+    env = dict(w.split("=", 1) for w in words[:at] if re.match(r"\w+=", w))
+    return env, words[at + 1:]
+
+
+def serve_command(threads: int, options: str = "") -> tuple[dict[str, str], list[str]]:
+    """The waitress-serve command of the Makefile's ``serve`` target, on a free loopback port,
+    with the environment assignments written before it (``VAR=value waitress-serve ...``): the
+    tests and benchmarks run the production server with the options the Makefile gives.
+    ``options``: SERVE_OPTIONS, as given to make."""
+    env, arguments = _recipe("serve", "waitress-serve", HOST=LOOPBACK, PORT="0",
+                             THREADS=str(threads), SERVE_OPTIONS=options)
+    return env, [sys.executable, "-m", "waitress", *arguments]
+
+
+def python_command(target: str, **values: str) -> tuple[dict[str, str], list[str]]:
+    """The command of a Makefile target that runs the venv's python (``run``, ``backup``,
+    ``restore``), ``values`` given to make, with its environment assignments."""
+    env, arguments = _recipe(target, "/python", **values)
+    return env, [sys.executable, *arguments]
+
+
+def run_command() -> tuple[dict[str, str], list[str]]:
+    """The command of the Makefile's ``run`` target (the table's own server, Flask's), on a
+    free loopback port, with its environment assignments."""
+    return python_command("run", RUN_HOST=LOOPBACK, PORT="0")
 
 
 class ServerProcess:
     """``make serve``'s waitress-serve command as a child process on a free loopback port and
     its own database: a SQLite file (TERMINUS_DATABASE) or a ``postgresql://`` URL
-    (DATABASE_URL), which several server processes may share."""
+    (DATABASE_URL), which several server processes may share. ``options``: make serve's
+    SERVE_OPTIONS; ``target="run"``: ``make run``'s server instead (Flask's)."""
 
     def __init__(self, database: Path | str, threads: int = 8, log: Path | None = None,
-                 env: Mapping[str, str] | None = None) -> None:
+                 env: Mapping[str, str] | None = None, options: str = "",
+                 target: str = "serve") -> None:
         self.url = str(database) if str(database).startswith("postgresql://") else ""
         self.database = None if self.url else Path(database)
         self.threads = threads
@@ -219,6 +244,8 @@ class ServerProcess:
             log = folder / f"{self.database.stem if self.database else 'server'}.log"
         self.log = log
         self.env = dict(env or {})
+        self.options = options
+        self.target = target
         self.process: subprocess.Popen[bytes] | None = None
         self.port = 0
 
@@ -228,7 +255,8 @@ class ServerProcess:
         return self.process.pid
 
     def start(self, timeout: float = 30.0) -> ServerProcess:
-        make_env, command = serve_command(self.threads)
+        make_env, command = (run_command() if self.target == "run"
+                             else serve_command(self.threads, self.options))
         # An inherited DATABASE_URL must not move a SQLite server to PostgreSQL.
         where = ({"DATABASE_URL": self.url} if self.url
                  else {"DATABASE_URL": "", "TERMINUS_DATABASE": str(self.database)})
@@ -243,7 +271,8 @@ class ServerProcess:
                 stdin=subprocess.DEVNULL,
             )
         deadline = time.monotonic() + timeout
-        pattern = re.compile(rf"Serving on http://{re.escape(LOOPBACK)}:(\d+)")
+        # waitress says "Serving on", Flask's server "Running on".
+        pattern = re.compile(rf"(?:Serving|Running) on http://{re.escape(LOOPBACK)}:(\d+)")
         while time.monotonic() < deadline:
             found = pattern.search(self.log.read_bytes()[offset:].decode("utf-8", "replace"))
             if found:

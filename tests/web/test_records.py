@@ -16,6 +16,8 @@ from typing import Any
 import pytest
 from flask import Flask
 
+from scorer.web import create_app
+from tests.hardening.databases import app_config
 from tests.web.conftest import Client, players
 
 # Ann's 44 trains on the USA board, in three separate chains:
@@ -166,7 +168,18 @@ def test_another_device_sees_no_records_until_it_opens_a_games_link(app, ann_pho
     assert high_scores(page) == {"usa": (131, {"Ann"})}
 
 
-def test_the_server_s_own_machine_sees_every_game_but_not_via_a_proxy(app, ann_phone, ann_games):
+def test_the_server_s_own_machine_sees_only_its_device_s_games_by_default(app, ann_games):
+    # make serve, and any server not told otherwise: a proxy on the same machine makes every
+    # visitor a loopback peer at a loopback Host, its headers removed by waitress.
+    host = phone(app, "127.0.0.1")
+    page = host.get("/records", base_url="http://127.0.0.1:8000").text
+    assert 'data-scope="device"' in page and cards(page) == {}
+    assert cards(host.get("/records", base_url="http://localhost:8000").text) == {}
+
+
+def test_the_server_s_own_machine_sees_every_game_where_set_but_not_via_a_proxy(
+        app, ann_phone, ann_games):
+    app.config["HOST_VIEW"] = True  # make run's TERMINUS_HOST_VIEW=true
     stranger = phone(app, "192.168.1.77")
     express_tie(stranger, "Zoe", "Yann")
     host = phone(app, "127.0.0.1")
@@ -174,11 +187,24 @@ def test_the_server_s_own_machine_sees_every_game_but_not_via_a_proxy(app, ann_p
     assert 'data-scope="server"' in page
     assert {"Ann", "Bob", "Cleo", "Zoe", "Yann"} == set(cards(page))
     # A proxy on the same machine: every visitor comes from loopback, with its headers.
-    proxied = host.get("/records", base_url="http://127.0.0.1:8000",
-                       headers={"X-Forwarded-For": "203.0.113.9"}).text
-    assert 'data-scope="device"' in proxied and cards(proxied) == {}
-    # Loopback at the Wi-Fi's name of the server is not the host's view either.
+    for headers in ({"X-Forwarded-For": "203.0.113.9"}, {"Forwarded": "for=203.0.113.9"},
+                    {"X-Real-IP": "203.0.113.9"}, {"X-Forwarded-Proto": "https"},
+                    {"Via": "1.1 proxy"}):
+        proxied = host.get("/records", base_url="http://127.0.0.1:8000", headers=headers).text
+        assert 'data-scope="device"' in proxied and cards(proxied) == {}, headers
+    # Loopback at the Wi-Fi's name of the server is not the host's view either, nor a phone.
     assert cards(host.get("/records", base_url="http://192.168.1.5:8000").text) == {}
+    assert 'data-scope="device"' in stranger.get("/records").text
+
+
+@pytest.mark.parametrize(("value", "on"), [("true", True), ("false", False), ("1", False),
+                                           ("yes", False), ('"true"', False)])
+def test_the_host_view_is_on_only_where_terminus_host_view_is_true(
+        tmp_path, monkeypatch, value, on):
+    monkeypatch.setenv("TERMINUS_HOST_VIEW", value)
+    app = create_app({"TESTING": True, **app_config(tmp_path), "SECRET_KEY": "t"})
+    page = phone(app, "127.0.0.1").get("/records", base_url="http://127.0.0.1:8000").text
+    assert ('data-scope="server"' in page) is on
 
 
 def test_the_csv_holds_one_row_per_player_and_rule_set(ann_phone, ann_games):

@@ -104,6 +104,18 @@ class VisionConfig:
     lane_agree: float = 0.8
     # below this share it is empty; between the two it is doubtful
     lane_doubt: float = 0.3
+    # a lane read empty on most of its spaces (the share above), clear of glare, is right far
+    # more often than its probability of empty says (the rest of it mostly the route's own
+    # printed colour): read by models that never saw their board, every such reading of the
+    # real photos and of their variants without a glare spot was right from 0.5 up
+    # (docs/detector.md): from this probability its confidence starts at doubt_below
+    empty_sure_from: float = 0.5
+    # ... clear of glare: no space of the lane under a veil of this share of white (veil_map;
+    # the real photos' own light gives up to 0.11 here and there) ...
+    glare_veil: float = 0.05
+    # ... nor more than this share of the photo's spaces (real photos: 0 to 0.10; variants
+    # under a glare spot 0.17 and up)
+    glare_photo_share: float = 0.12
     # ... and none of its spaces may look empty with more than this probability
     space_empty_max: float = 0.9
     # a lane read in its own printed colour (red pieces on a red route, yellow on orange) is

@@ -16,8 +16,8 @@ from scorer.rules import board_has_stations
 from scorer.vision.classify import (
     PIECE_COLORS,
     LaneResult,
-    board_lab,
     lane_results,
+    read_board,
     space_probabilities,
 )
 from scorer.vision.config import DEFAULT, VisionConfig
@@ -161,10 +161,10 @@ def detect(
     else:
         work_corners, confidence = given * scale, 1.0
         art_corners = fit_art_frame(image, board, work_corners, config)
-    lab = board_lab(image, board, art_corners, config)
+    lab, veil = read_board(image, board, art_corners, config)
     check_sharpness(lab, config)
     probs = space_probabilities(lab, board, wanted, config, model)
-    routes = lane_results(probs, board, config)
+    routes = lane_results(probs, board, config, veil)
     stations = (find_stations(lab, probs, board, wanted, config)
                 if board_has_stations(board.name) else ())
     h = np.diag([1 / scale, 1 / scale, 1.0]) @ art_to_photo(board, art_corners)

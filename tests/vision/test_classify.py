@@ -307,3 +307,46 @@ def test_over_the_box_the_least_sure_lane_of_the_colour_is_dropped():
     got = owners(lane_results(probs, USA))
     assert got[unsure] is None
     assert sum(USA.routes[r].length for r in reads if got[r] == "red") <= DEFAULT.pieces_per_colour
+
+
+def bare_print_probabilities(route_id: str, empty: float) -> np.ndarray:
+    """Every lane surely empty but ``route_id``, read empty at ``empty`` on each space, the
+    rest in the route's own printed colour (as bare print often reads)."""
+    probs = probabilities(USA, {}, sure=0.98)
+    routes, _, owner_of = space_table(USA)
+    i = next(k for k, r in enumerate(routes) if r.id == route_id)
+    rows = owner_of == i
+    probs[rows] = 0.0
+    probs[rows, 0] = empty
+    probs[rows, CLASSES.index(routes[i].color)] = 1 - empty
+    return probs
+
+
+def test_a_lane_read_empty_clear_of_glare_is_not_asked_where_its_probability_is_middling():
+    """Bare print read 0.6 empty, 0.4 its own colour: without glare such readings of real
+    photos were right every time, so the review does not ask; under a glare veil (on the lane,
+    or over much of the photo) it keeps its probability and is asked."""
+    route = "dallas--el-paso"  # printed red, four spaces
+    probs = bare_print_probabilities(route, 0.6)
+    _, _, owner_of = space_table(USA)
+    routes, _, _ = space_table(USA)
+    on_lane = owner_of == next(k for k, r in enumerate(routes) if r.id == route)
+    clear = np.zeros(len(owner_of))
+    lane = lane_of(lane_results(probs, USA, veil=clear), route)
+    assert lane.owner is None and lane.confidence >= DEFAULT.doubt_below
+    glare_on_lane = np.where(on_lane, 0.2, 0.0)
+    lane = lane_of(lane_results(probs, USA, veil=glare_on_lane), route)
+    assert lane.owner is None and lane.confidence == pytest.approx(0.6)
+    broad_glare = np.where(np.arange(len(owner_of)) % 4 == 0, 0.2, 0.0)  # a quarter of spaces
+    broad_glare[on_lane] = 0.0
+    assert lane_of(lane_results(probs, USA, veil=broad_glare), route).confidence < 0.75
+    # not measured: no lane is taken as clear
+    assert lane_of(lane_results(probs, USA), route).confidence == pytest.approx(0.6)
+
+
+def test_a_surely_empty_lane_stays_sure_and_a_weak_one_stays_asked():
+    route = "dallas--el-paso"
+    clear = np.zeros(len(space_table(USA)[2]))
+    sure = lane_of(lane_results(bare_print_probabilities(route, 0.97), USA, veil=clear), route)
+    weak = lane_of(lane_results(bare_print_probabilities(route, 0.45), USA, veil=clear), route)
+    assert sure.confidence > 0.95 and weak.confidence < DEFAULT.doubt_below

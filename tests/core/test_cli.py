@@ -5,6 +5,7 @@ import sys
 import pytest
 
 from scorer.__main__ import main
+from scorer.rules import VARIANTS
 from tests.core import mega_game
 
 GAME = {
@@ -108,4 +109,5 @@ def test_text_output_counts_the_globetrotter_in_the_bonus_column(tmp_path, capsy
 def test_an_unknown_variant_lists_every_rule_set(tmp_path, capsys):
     code, out = run(tmp_path, capsys, {**GAME, "variant": "usa-1911"})
     assert code == 2
-    assert "usa-1910, usa-mega or usa-big-cities" in json.loads(out)["error"]
+    *first, last = VARIANTS
+    assert f"{', '.join(first)} or {last}" in json.loads(out)["error"]

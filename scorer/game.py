@@ -268,8 +268,13 @@ class Game:
     """The state of one game; change it only through ``apply``."""
 
     def __init__(self, variant: Variant, players: Sequence[Player],
-                 express_bonus_values: Sequence[int] | None = None):
-        self.variant = variant
+                 express_bonus_values: Sequence[int] | None = None,
+                 longest_path_bonus: bool = True):
+        # The rule set as registered, and as this table plays it: without the longest-path
+        # bonus card when the setup says so (rules.md), so scoring and pages need not ask.
+        self.rule_set = variant
+        self.longest_path_bonus = longest_path_bonus or not variant.longest_bonus
+        self.variant = variant if self.longest_path_bonus else variant.without_longest_bonus()
         self.board: Board = variant.board()
         self.players: tuple[Player, ...] = tuple(players)
         self.express_bonus_values: tuple[int, ...] = tuple(
@@ -293,8 +298,13 @@ class Game:
 
     @classmethod
     def new(cls, variant: Variant | str, players: Iterable[Player | tuple[str, str]],
-            express_bonus_values: Sequence[int] | None = None) -> Game:
-        """A new game, its setup checked (player count, unique names and colours, card values)."""
+            express_bonus_values: Sequence[int] | None = None,
+            longest_path_bonus: bool | None = None) -> Game:
+        """A new game, its setup checked (player count, unique names and colours, card values).
+
+        ``longest_path_bonus=False``: the table plays without the longest-path bonus card
+        (nothing changes in a set that has none); ``True`` asks for a card the set must have.
+        """
         if isinstance(variant, str):
             variant = find_variant(variant)
         players = [p if isinstance(p, Player) else Player(*p) for p in players]
@@ -302,7 +312,10 @@ class Game:
         values = None
         if variant.express_cards and express_bonus_values is not None:
             values = _check_express_values(express_bonus_values)
-        return cls(variant, players, values)
+        if longest_path_bonus and not variant.longest_bonus:
+            raise IllegalMove("This game is {variant}, a rule set without a longest-path bonus.",
+                              variant=variant.title)
+        return cls(variant, players, values, longest_path_bonus is not False)
 
     @classmethod
     def from_json(cls, data: Any) -> Game:
@@ -318,7 +331,11 @@ class Game:
         values = data.get("express_bonus_values")
         if values is not None and not isinstance(values, list):
             raise InvalidGame("Field 'express_bonus_values' must be a list of numbers.")
-        game = cls.new(variant, players, values)
+        longest = data.get("longest_path_bonus")
+        if longest is not None and not isinstance(longest, bool):
+            raise InvalidGame("Field 'longest_path_bonus' must be true or false, not {value!r}.",
+                              value=longest)
+        game = cls.new(variant, players, values, longest)
         for index, item in enumerate(_list(data, "claims"), 1):
             with _about(Message("Claim {n}", {"n": index}), item.get("player")):
                 game.apply(ClaimRoute(_text(item.get("player"), "player"),
@@ -366,7 +383,8 @@ class Game:
         return (free or lanes)[0].id
 
     def copy(self) -> Game:
-        clone = Game(self.variant, self.players, self.express_bonus_values)
+        clone = Game(self.rule_set, self.players, self.express_bonus_values,
+                     self.longest_path_bonus)
         clone.express_order = self.express_order
         clone._owner = dict(self._owner)
         clone._claims = list(self._claims)
@@ -389,6 +407,8 @@ class Game:
                 for t in self._tickets
             ],
         }
+        if not self.longest_path_bonus:
+            data["longest_path_bonus"] = False
         if self.variant.stations:
             data["stations"] = [{"player": s.player, "city": s.city} for s in self.stations]
         if self.variant.express_cards:

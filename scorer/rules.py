@@ -7,7 +7,7 @@ a new rule set is one entry here (plus its board or deck data file).
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 
 from scorer.boards import Board, load_board
@@ -74,6 +74,12 @@ class Variant:
         """The name of the bonus card a tie-break key stands for."""
         return GLOBETROTTER if key == "globetrotter" else self.bonus_name
 
+    def without_longest_bonus(self) -> Variant:
+        """The set as a table plays it without the longest-path bonus card (a setup choice,
+        rules.md): no card, so no tie-break step for its holder either."""
+        return replace(self, longest_bonus=0,
+                       tiebreak=tuple(key for key in self.tiebreak if key != "longest"))
+
 
 USA = Variant(
     name="usa", title="USA", board_name="usa", trains=45, min_players=2, max_players=5,
@@ -104,9 +110,22 @@ USA_BIG_CITIES = Variant(
     min_players=2, max_players=5, doubles_from_players=4, longest_bonus=0,
     deck=("usa-1910", "big_cities"), tiebreak=("tickets",),
 )
+# Europe 1912: everything as Europe (stations, the European Express, its tie-break) but the deck.
+EUROPE_1912_EXTENDED = replace(
+    EUROPE, name="europe-1912-extended", title="Europe 1912 Extended",
+    deck=("europe-1912", "extended"),
+)
+EUROPE_1912_MEGA = replace(
+    EUROPE, name="europe-1912-mega", title="Europe 1912 Mega", deck=("europe-1912", "mega"),
+)
+EUROPE_1912_BIG_CITIES = replace(
+    EUROPE, name="europe-1912-big-cities", title="Europe 1912 Big Cities",
+    deck=("europe-1912", "big_cities"),
+)
 
 VARIANTS: Mapping[str, Variant] = MappingProxyType({
-    v.name: v for v in (USA, EUROPE, EXPRESS, USA_1910, USA_MEGA, USA_BIG_CITIES)
+    v.name: v for v in (USA, EUROPE, EXPRESS, USA_1910, USA_MEGA, USA_BIG_CITIES,
+                        EUROPE_1912_EXTENDED, EUROPE_1912_MEGA, EUROPE_1912_BIG_CITIES)
 })
 
 

@@ -107,6 +107,7 @@ class Scoresheet:
     # Why the tie ends as it does, for the web to translate; None without a tie.
     tiebreak_message: Message | None
     express_order: tuple[str, ...] | None = None  # None: the set has no Express cards
+    longest_path_bonus: bool = True  # False: the table played without its longest-path card
 
     @property
     def tiebreak(self) -> str | None:
@@ -125,6 +126,8 @@ class Scoresheet:
         }
         if self.express_order is not None:
             data["express_order"] = list(self.express_order)
+        if not self.longest_path_bonus:
+            data["longest_path_bonus"] = False
         return data
 
 
@@ -259,7 +262,8 @@ def score(game: Game) -> Scoresheet:
         ))
     players = _with_globetrotter(variant.globetrotter_bonus, players)
     ranking, winners, tiebreak = _rank(variant, players)
-    return Scoresheet(variant.name, tuple(players), ranking, winners, tiebreak, order)
+    return Scoresheet(variant.name, tuple(players), ranking, winners, tiebreak, order,
+                      game.longest_path_bonus)
 
 
 def _with_globetrotter(points: int, players: list[PlayerScore]) -> list[PlayerScore]:

@@ -288,7 +288,7 @@ def load_board(name: str, deck: tuple[str, str] | None = None) -> Board:
     """The packaged board ``usa`` or ``europe`` (loaded once, then shared: boards are frozen).
 
     ``deck`` (a file of ``scorer/boards/decks`` and a deck in it) replaces the board's tickets
-    with that deck's, for the rule sets that bring their own (USA 1910).
+    with that deck's, for the rule sets that bring their own (USA 1910, Europe 1912).
     """
     key = name.strip().lower()
     if key not in BOARD_NAMES:
@@ -313,7 +313,8 @@ def load_deck(file: str, deck: str) -> tuple[Ticket, ...]:
     try:
         path = resources.files("scorer.boards").joinpath("decks", f"{file}.json")
         data = json.loads(path.read_text(encoding="utf-8"))
-        tickets = tuple(Ticket(t["a"], t["b"], int(t["points"])) for t in data["decks"][deck])
+        tickets = tuple(Ticket(t["a"], t["b"], int(t["points"]), bool(t.get("long", False)))
+                        for t in data["decks"][deck])
         expected = data.get("invariants", {}).get(deck, {})
     except (OSError, KeyError, TypeError, ValueError) as exc:
         raise BoardDataError("Deck {file}/{deck} is missing or malformed: {error}", file=file,
@@ -323,8 +324,10 @@ def load_deck(file: str, deck: str) -> tuple[Ticket, ...]:
         "points_total": sum(t.points for t in tickets),
         "points_range": [min(t.points for t in tickets), max(t.points for t in tickets)],
         "by_origin": dict(Counter(t["origin"] for t in data["decks"][deck])),
+        "regular": sum(not t.long for t in tickets),
+        "long": sum(t.long for t in tickets),
     }
-    wrong = {k: found[k] for k in expected if found.get(k) != expected[k]}
+    wrong = {k: found.get(k) for k in expected if found.get(k) != expected[k]}
     if wrong or len({frozenset((t.a, t.b)) for t in tickets}) != len(tickets):
         raise BoardDataError("Deck {file}/{deck} breaks its invariants: {wrong}", file=file,
                              deck=deck, wrong=str(wrong or "a pair twice"))

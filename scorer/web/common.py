@@ -353,4 +353,13 @@ def init_app(app: Flask) -> None:
     app.register_error_handler(SecurityError, _untrusted_host)
     app.register_error_handler(HTTPException, _http_error)
     app.jinja_env.globals.update(variants=VARIANTS, board_svg=board_svg,
-                                 board_changes=board_changes)
+                                 board_changes=board_changes, rules_title=rules_title)
+
+
+def rules_title(game: Game) -> str:
+    """The rule set the game is played by, in the reader's language, with the setup choice
+    that changes its scoring ("Europe 1912 Mega, no European Express bonus")."""
+    title = _(game.variant.title)
+    if game.longest_path_bonus:
+        return title
+    return _("{rules}, no {bonus} bonus", rules=title, bonus=_(game.rule_set.bonus_name))

@@ -67,6 +67,7 @@ def _form_setup() -> dict[str, Any]:
         "name": form.get("game_name", "").strip()[: store.MAX_GAME_NAME + 1],
         "players": players,
         "bonus": [form.get(f"bonus_{i}", "").strip()[:4] for i in range(BONUS_CARDS)],
+        "no_longest_bonus": form.get("no_longest_bonus") == "1",
     }
 
 
@@ -76,6 +77,7 @@ def _new_form(setup: dict[str, Any] | None = None, error: str | None = None, sta
             "variant": next(iter(VARIANTS)), "name": "",
             "players": [{"name": "", "color": c} for c in PIECE_COLORS],
             "bonus": [str(v) for v in EXPRESS.express_values],
+            "no_longest_bonus": False,
         }
     return render_template(
         "pages/new.html", setup=setup, error=error, colors=PIECE_COLORS,
@@ -116,7 +118,8 @@ def create_game() -> Response:
         except ValueError:
             return _refuse_form(setup, _("Bonus card values are whole numbers."))
     try:
-        game = Game.new(variant, players, values)
+        # The box is shown for the sets with a longest-path card only; ticked, it drops the card.
+        game = Game.new(variant, players, values, False if setup["no_longest_bonus"] else None)
         name = check_game_name(setup["name"])
     except ScorerError as exc:
         return _refuse_form(setup, refuse(exc))

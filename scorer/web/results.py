@@ -7,7 +7,7 @@ from flask import Blueprint, render_template, request
 from scorer.game import Game
 from scorer.scoring import PlayerScore, Scoresheet, route_groups, score_track
 from scorer.web import bgstats, store
-from scorer.web.common import get_game, get_shared, live_context, scoresheet
+from scorer.web.common import get_game, get_shared, live_context, rules_title, scoresheet
 from scorer.web.i18n import _, plural, signed, translate
 from scorer.web.records import finished
 
@@ -94,7 +94,7 @@ def summary_text(name: str, game: Game, sheet: Scoresheet, ranks: dict[str, int]
                  groups: dict[str, tuple[tuple[int, int, int], ...]]) -> str:
     """The results as plain text to paste into a chat: each player's score sheet in short."""
     winners = sheet.winners
-    lines = [f"{name} · {_(game.variant.title)}",
+    lines = [f"{name} · {rules_title(game)}",
              _("{name} wins!", name=winners[0]) if len(winners) == 1
              else _("Shared win: {names}.", names=", ".join(winners))]
     tiebreak = translate(sheet.tiebreak_message)

@@ -120,12 +120,15 @@ def _db_key(db: Connection) -> str:
 
 
 def setup_of(game: Game) -> dict[str, Any]:
-    return {
+    setup: dict[str, Any] = {
         "players": [{"name": p.name, "color": p.color} for p in game.players],
         "express_bonus_values": (
             list(game.express_bonus_values) if game.variant.express_cards else None
         ),
     }
+    if not game.longest_path_bonus:
+        setup["longest_path_bonus"] = False  # written only then: older setups stay as they were
+    return setup
 
 
 def _new_game(variant: str, setup: dict[str, Any]) -> Game:
@@ -133,6 +136,7 @@ def _new_game(variant: str, setup: dict[str, Any]) -> Game:
         variant,
         [Player(p["name"], p["color"]) for p in setup["players"]],
         setup.get("express_bonus_values"),
+        setup.get("longest_path_bonus"),
     )
 
 

@@ -5,7 +5,8 @@ import sys
 import pytest
 
 from scorer.__main__ import main
-from tests.core import mega_game
+from scorer.rules import VARIANTS
+from tests.core import europe_1912_game, mega_game
 
 GAME = {
     "variant": "europe",
@@ -97,6 +98,21 @@ def test_score_reads_a_mega_game_and_prints_the_hand_counted_figures(tmp_path, c
     assert data["tiebreak"] == mega_game.TIEBREAK
 
 
+def test_score_reads_a_europe_1912_game_with_and_without_the_longest_path_bonus(
+    tmp_path, capsys
+):
+    code, out = run(tmp_path, capsys, europe_1912_game.GAME, "--text")
+    assert code == 0
+    ann = next(line for line in out.splitlines() if line.startswith("Ann (red)"))
+    assert ann.split()[-3:] == ["43", "10", "126"]  # longest path, its card, total
+    assert "Winner: Carl" in out and europe_1912_game.TIEBREAK in out
+    code, out = run(tmp_path, capsys, {**europe_1912_game.GAME, "longest_path_bonus": False})
+    data = json.loads(out)
+    assert code == 0 and data["longest_path_bonus"] is False
+    assert {p["name"]: p["total"] for p in data["players"]} == (
+        europe_1912_game.TOTALS_WITHOUT_BONUS)
+
+
 def test_text_output_counts_the_globetrotter_in_the_bonus_column(tmp_path, capsys):
     code, out = run(tmp_path, capsys, mega_game.GAME, "--text")
     assert code == 0
@@ -108,4 +124,5 @@ def test_text_output_counts_the_globetrotter_in_the_bonus_column(tmp_path, capsy
 def test_an_unknown_variant_lists_every_rule_set(tmp_path, capsys):
     code, out = run(tmp_path, capsys, {**GAME, "variant": "usa-1911"})
     assert code == 2
-    assert "usa-1910, usa-mega or usa-big-cities" in json.loads(out)["error"]
+    *first, last = VARIANTS
+    assert f"{', '.join(first)} or {last}" in json.loads(out)["error"]

@@ -38,7 +38,8 @@ ticket = st.fixed_dictionaries(
 )
 game_files = st.fixed_dictionaries(
     {
-        "variant": st.sampled_from(["usa", "europe", "express", "EUROPE", "mars"]) | json_values,
+        "variant": st.sampled_from(["usa", "europe", "express", "EUROPE", "mars",
+                                    "europe-1912-mega", "usa-1910"]) | json_values,
         "players": st.lists(
             st.fixed_dictionaries({"name": names,
                                    "color": st.sampled_from(["red", "blue", "green", "pink"])})
@@ -52,6 +53,7 @@ game_files = st.fixed_dictionaries(
         "tickets": st.lists(ticket, max_size=4) | json_values,
         "express_bonus_values": st.lists(st.integers(-5, 120), max_size=5) | json_values,
         "express_order": st.lists(names, max_size=5) | json_values,
+        "longest_path_bonus": st.booleans() | json_values,
     },
 )
 

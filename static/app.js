@@ -595,11 +595,15 @@
     saveTaps();
     next();
     markPending();
+    showOffline();
   }
 
   function next() {
     if (sending || !window.htmx) return;
-    if (offline && navigator.onLine === false) return;  // the "online" event sends it
+    if (offline && navigator.onLine === false) {  // the "online" event sends it, or the timer
+      if (!retryTimer && taps.length) retryTimer = setTimeout(retry, RETRY_MS);
+      return;
+    }
     var tap = taps.shift();
     if (!tap) return;
     // The board and the review always hold every lane and city, unless the server answered
@@ -610,10 +614,12 @@
     sending = { el: el, tap: tap };
     try {
       var url = tap.url || el.getAttribute("hx-post");
+      // (htmx's promise fails when no answer came: no connection, a timeout. Its events
+      // are no use for that: those of a lane redrawn meanwhile by a poll reach nobody.)
       htmx.ajax("POST", url, tap.url ? { source: el, swap: "none" } : { source: el })
-        .then(answered, answered);
+        .then(function () { answered(false); }, function () { answered(true); });
     } catch (err) {
-      answered();  // the taps after it still go
+      answered(false);  // the taps after it still go
       throw err;
     }
   }
@@ -636,29 +642,36 @@
     e.detail.timeout = TAP_TIMEOUT_MS;
     sending.config = e.detail;  // the request's own: its later events carry it
   });
+  document.addEventListener("htmx:beforeRequest", function (e) {
+    if (sending && e.detail.requestConfig === sending.config) sending.xhr = e.detail.xhr;
+  });
 
-  function answered() {
+  // ``failed``: no answer came (no connection, a timeout); a proxy with no server behind it
+  // (502, 503, 504) is no answer either. Such a tap waits to be sent again, first.
+  var NO_SERVER = [502, 503, 504];
+  function answered(failed) {
     var done = sending;
+    var status = done && done.xhr ? done.xhr.status : 0;
     sending = null;
-    if (done && done.lost) {
+    if (done && (failed || NO_SERVER.indexOf(status) >= 0)) {
       done.tap.waited = true;
       taps.unshift(done.tap);  // first again: the taps after it wait behind it
       goOffline();
     } else {
-      if (done && done.tap.waited && done.status >= 400 && done.status < 500) refusedLate();
+      if (done && done.tap.waited && status >= 400 && status < 500) refusedLate();
+      if (status) backOnline();
       next();
     }
     saveTaps();
     markPending();
+    showOffline();
   }
 
-  // No answer (no connection, a timeout, a proxy with no server behind it): the tap in
-  // flight waits to be sent again; any other request (a poll) only says the page is offline.
+  // Any other request without an answer (a poll) says the page is offline; any answer says
+  // the connection is back, and the waiting taps go at once.
   function noAnswer(e) {
-    if (sending && e.detail.requestConfig === sending.config) sending.lost = true;
-    else goOffline();
+    if (!sending || e.detail.requestConfig !== sending.config) goOffline();
   }
-  var NO_SERVER = [502, 503, 504];
   document.addEventListener("htmx:sendError", noAnswer);
   document.addEventListener("htmx:timeout", noAnswer);
   document.addEventListener("htmx:responseError", function (e) {
@@ -666,19 +679,17 @@
     if (NO_SERVER.indexOf(status) >= 0) noAnswer(e);
     else if (!e.detail.xhr || status >= 500) showProblem("server");
   });
-  // Any answer from the server: the connection is back, and the waiting taps go at once.
-  // (Before the answer is swapped in, so that its message replaces the offline line.)
-  document.addEventListener("htmx:beforeOnLoad", function (e) {
+  document.addEventListener("htmx:afterRequest", function (e) {
     var status = e.detail.xhr ? e.detail.xhr.status : 0;
-    if (!status || NO_SERVER.indexOf(status) >= 0) return;
-    if (sending && e.detail.requestConfig === sending.config) sending.status = status;
-    if (offline) {
-      offline = false;
-      var line = document.querySelector("#message [data-offline]");
-      if (line) line.remove();
-      if (!sending) next();
-    }
+    if (status && NO_SERVER.indexOf(status) < 0) backOnline();
   });
+  function backOnline() {
+    if (!offline) return;
+    offline = false;
+    var line = document.querySelector("#message [data-offline]");
+    if (line) line.remove();
+    next();
+  }
 
   // The waiting taps outlive a reload of the page (in this tab, for SAVED_MS): sent again
   // with their ids, those that did arrive count once. Not Undo and Redo, whose step is read
@@ -698,13 +709,15 @@
     try { saved = JSON.parse(sessionStorage.getItem(savedKey) || "null"); } catch (err) { return; }
     if (!Array.isArray(saved)) return;
     saved.forEach(function (tap) {
-      if (Date.now() - tap.at > SAVED_MS || !tap.id || !document.querySelector(tap.key)) return;
+      if (Date.now() - tap.at > SAVED_MS || !tap.id) return;
+      if (!tap.url && !document.querySelector(tap.key)) return;  // a form's tap goes without it
       tap.waited = true;
       taps.push(tap);
     });
     saveTaps();
     next();
     markPending();
+    showOffline();
   }
 
   function goOffline() {
@@ -715,7 +728,7 @@
   function retry() {
     retryTimer = null;
     next();
-    if (!sending && taps.length) retryTimer = setTimeout(retry, RETRY_MS);
+    if (!sending && taps.length && !retryTimer) retryTimer = setTimeout(retry, RETRY_MS);
   }
   window.addEventListener("online", retry);
   window.addEventListener("offline", goOffline);
@@ -767,7 +780,6 @@
       var el = document.querySelector(tap.key);
       if (el) el.classList.add("tap-pending");
     });
-    showOffline();
   }
   document.addEventListener("htmx:afterSwap", markPending);
   document.addEventListener("htmx:oobAfterSwap", markPending);

@@ -16,7 +16,7 @@ from tests.browser.test_play import owned_by
 OFFLINE_MS = 4000  # long enough for the page to try again twice, still offline
 
 
-NO_CONNECTION = re.compile(r"console: htmx:(sendError|afterRequest), ")
+NO_CONNECTION = re.compile(r"console: htmx:(sendError|timeout|afterRequest), ")
 
 
 def problems(page) -> list[str]:
@@ -103,6 +103,35 @@ def test_a_tap_whose_answer_is_lost_is_sent_again_and_counts_once(phone, table, 
     assert problems(phone) == []
 
 
+def test_a_tap_whose_answer_hangs_is_sent_again_after_10_s_and_counts_once(
+    phone, table, new_table
+):
+    game_id = board_game(table, phone)
+    lane = LANES[0]
+    held: list = []
+
+    def hang_first_answer(route) -> None:
+        if held:
+            route.continue_()
+        else:
+            held.append((route, route.fetch()))  # recorded; its answer never comes
+
+    phone.route(f"**/routes/{lane}", hang_first_answer)
+    sent = taps_sent(phone)
+    tap(phone, "#board", lane)
+    while not held:
+        phone.wait_for_timeout(50)
+    expect(table.lane(lane)).to_have_class(re.compile(r"\btap-pending\b"))
+    expect(table.message()).to_contain_text("Ann claims Helena–Seattle", timeout=20_000)
+    expect(table.lane(lane)).to_have_class(owned_by("red"))
+    expect(table.message().locator("[data-error]")).to_have_count(0)
+    assert claims(new_table(), game_id) == {"Ann": [lane], "Bob": []}
+    expect(phone.locator("#status")).to_have_attribute("data-version", "1")
+    first_id = parse_qs(held[0][0].request.post_data)["tap"][0]
+    assert sent == [(lane, first_id)]  # the same tap, answered the second time
+    assert problems(phone) == []
+
+
 def test_a_tap_refused_on_arrival_says_which_and_why_and_the_board_is_the_server_s(
     phone, table, new_table, shot
 ):
@@ -150,6 +179,19 @@ def test_taps_waiting_when_the_page_is_reloaded_still_go_once(phone, table, new_
     phone.reload()  # sent: nothing waits any more
     phone.wait_for_timeout(500)
     expect(table.message().locator("[data-offline]")).to_have_count(0)
+    assert problems(phone) == []
+
+
+def test_a_phone_offline_with_no_tap_waiting_says_so_until_the_connection_is_back(
+    phone, table
+):
+    board_game(table, phone)
+    phone.context.set_offline(True)
+    expect(table.message()).to_have_text("Offline: waiting for the connection.")
+    phone.wait_for_timeout(2500)  # a poll failed meanwhile: still the one line
+    expect(table.message().locator("p")).to_have_count(1)
+    phone.context.set_offline(False)
+    expect(table.message().locator("[data-offline]")).to_have_count(0)  # at the next poll
     assert problems(phone) == []
 
 

@@ -518,7 +518,7 @@
   var TAP_TIMEOUT_MS = 10000;
   var RETRY_MS = 2000;
   var taps = [];        // waiting: { key, values, at, id, waited }
-  var sending = null;   // the tap in flight: { el, tap, config, status, lost }
+  var sending = null;   // the tap in flight: { el, tap, config, xhr }
   var last = null;      // the last tap accepted: { key, values, at }
   var offline = false;  // the last request found no connection, or got no answer
   var retryTimer = null;
@@ -659,6 +659,7 @@
       goOffline();
     } else {
       if (done && done.tap.waited && status >= 400 && status < 500) refusedLate();
+      if (status >= 500) showProblem("server");
       if (status) backOnline();
       next();
     }
@@ -676,6 +677,7 @@
   document.addEventListener("htmx:timeout", noAnswer);
   document.addEventListener("htmx:responseError", function (e) {
     var status = e.detail.xhr ? e.detail.xhr.status : 0;
+    if (sending && e.detail.requestConfig === sending.config) return;  // a tap: answered()
     if (NO_SERVER.indexOf(status) >= 0) noAnswer(e);
     else if (!e.detail.xhr || status >= 500) showProblem("server");
   });
@@ -766,7 +768,8 @@
     line.classList.add("late");
     line.setAttribute("data-refusal", line.textContent);
     refusals = refusals.filter(function (r) { return r.text !== reason; });
-    refusals.push({ text: line.textContent, until: Date.now() + KEEP_LATE_REFUSAL_MS, late: true });
+    refusals.push({ text: line.textContent, until: Date.now() + KEEP_LATE_REFUSAL_MS,
+                    late: true });
   }
 
   // A tap waiting in the queue or on its way shows on what was tapped (the lane, the city,

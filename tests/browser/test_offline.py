@@ -16,7 +16,7 @@ from tests.browser.test_play import owned_by
 OFFLINE_MS = 4000  # long enough for the page to try again twice, still offline
 
 
-NO_CONNECTION = re.compile(r"console: htmx:(sendError|timeout|afterRequest), ")
+NO_CONNECTION = re.compile(r"console: htmx:(sendError|timeout|afterRequest|responseError), ")
 
 
 def problems(page) -> list[str]:
@@ -130,6 +130,31 @@ def test_a_tap_whose_answer_hangs_is_sent_again_after_10_s_and_counts_once(
     first_id = parse_qs(held[0][0].request.post_data)["tap"][0]
     assert sent == [(lane, first_id)]  # the same tap, answered the second time
     assert problems(phone) == []
+
+
+def test_a_proxy_without_its_server_is_no_answer_and_a_server_failure_is_said(
+    phone, table, new_table
+):
+    game_id = board_game(table, phone)
+    first, second = LANES[:2]
+    proxied: list[int] = []
+
+    def restarting(route) -> None:  # the proxy answers 503 once, as while the app restarts
+        if proxied:
+            route.continue_()
+        else:
+            proxied.append(1)
+            route.fulfill(status=503, body="Service Unavailable")
+
+    phone.route(f"**/routes/{first}", restarting)
+    phone.route(f"**/routes/{second}", lambda route: route.fulfill(status=500, body="boom"))
+    tap(phone, "#board", first)
+    tap(phone, "#board", second)
+    expect(table.lane(first)).to_have_class(owned_by("red"))
+    expect(table.message()).to_contain_text(
+        "The server failed: that tap was not recorded. Try again.")
+    expect(phone.locator(".tap-pending")).to_have_count(0)
+    assert claims(new_table(), game_id) == {"Ann": [first], "Bob": []}
 
 
 def test_a_tap_refused_on_arrival_says_which_and_why_and_the_board_is_the_server_s(

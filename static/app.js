@@ -507,13 +507,30 @@
   // (a lane, a city, a form's button) with what it meant when it was made, and sent from that
   // lane, city or form as it is on the page once the answer to the tap before it is in, with
   // the version that answer left; answers then also come back in order.
+  // Bad Wi-Fi: a tap that finds no connection, or whose answer does not come, waits at the
+  // head of the queue and is sent again (every RETRY_MS, and when the phone says it is back
+  // online); the taps after it wait behind it, in order, and the page says how many wait.
+  // Each tap carries an id made here: a tap that did reach the server, its answer lost on
+  // the way, is known by it there and answered as the first time, not applied twice
+  // (scorer/web/play.py, once_per_tap).
   var DOUBLE_TAP_MS = 300;  // Android's double-tap time; tests/browser/conftest.py waits it out
-  // A tap whose answer has not come in this long is given up, said to be lost, and the taps
-  // after it go: a request hung on bad Wi-Fi must not hold them back without a word.
+  // A tap whose answer has not come in this long is taken as lost on the way: sent again.
   var TAP_TIMEOUT_MS = 10000;
-  var taps = [];        // waiting: { key, values, at }
-  var sending = null;   // the tap in flight: { el, tap }
+  var RETRY_MS = 2000;
+  var taps = [];        // waiting: { key, values, at, id, waited }
+  var sending = null;   // the tap in flight: { el, tap, config, xhr }
   var last = null;      // the last tap accepted: { key, values, at }
+  var offline = false;  // the last request found no connection, or got no answer
+  var retryTimer = null;
+
+  // 128 random bits as hex (crypto.randomUUID needs https, and the table's server is http).
+  function tapId() {
+    var bytes = new Uint8Array(16);
+    crypto.getRandomValues(bytes);
+    return Array.prototype.map.call(bytes, function (b) {
+      return (b < 16 ? "0" : "") + b.toString(16);
+    }).join("");
+  }
 
   // What a tap means at the moment it is made, so a tap sent later still does that. The
   // board: claim or release as the lane shows it (its hx-vals), for the player selected
@@ -536,7 +553,7 @@
       if (player) values.player = player.value;
       if (mode) values.mode = mode.value;
     }
-    return { key: key, values: values, at: Date.now() };
+    return { key: key, values: values, at: Date.now(), survives: true };
   }
 
   // A form that changes the game (a ticket's + or ✕, a custom ticket, the Express order,
@@ -552,7 +569,8 @@
     });
     return { key: 'form[data-tap="' + CSS.escape(form.getAttribute("data-tap")) + '"]',
              url: form.getAttribute("hx-post"), values: values, at: Date.now(),
-             repeat: form.hasAttribute("data-tap-repeat") };
+             repeat: form.hasAttribute("data-tap-repeat"),
+             survives: !form.querySelector("[data-read-when-sent]") };
   }
 
   function same(a, b) { return JSON.stringify(a) === JSON.stringify(b); }
@@ -571,13 +589,21 @@
       return;
     }
     last = tap;
+    tap.id = tapId();
+    tap.waited = offline;  // made while offline: it will be answered late
     taps.push(tap);
+    saveTaps();
     next();
     markPending();
+    showOffline();
   }
 
   function next() {
     if (sending || !window.htmx) return;
+    if (offline && navigator.onLine === false) {  // the "online" event sends it, or the timer
+      if (!retryTimer && taps.length) retryTimer = setTimeout(retry, RETRY_MS);
+      return;
+    }
     var tap = taps.shift();
     if (!tap) return;
     // The board and the review always hold every lane and city, unless the server answered
@@ -588,10 +614,12 @@
     sending = { el: el, tap: tap };
     try {
       var url = tap.url || el.getAttribute("hx-post");
+      // (htmx's promise fails when no answer came: no connection, a timeout. Its events
+      // are no use for that: those of a lane redrawn meanwhile by a poll reach nobody.)
       htmx.ajax("POST", url, tap.url ? { source: el, swap: "none" } : { source: el })
-        .then(answered, answered);
+        .then(function () { answered(false); }, function () { answered(true); });
     } catch (err) {
-      answered();  // the taps after it still go
+      answered(false);  // the taps after it still go
       throw err;
     }
   }
@@ -610,13 +638,138 @@
     if (!sending || e.detail.elt !== sending.el) return;
     var values = sending.tap.values;
     Object.keys(values).forEach(function (k) { e.detail.parameters[k] = values[k]; });
+    e.detail.parameters.tap = sending.tap.id;
     e.detail.timeout = TAP_TIMEOUT_MS;
+    sending.config = e.detail;  // the request's own: its later events carry it
+  });
+  document.addEventListener("htmx:beforeRequest", function (e) {
+    if (sending && e.detail.requestConfig === sending.config) sending.xhr = e.detail.xhr;
   });
 
-  function answered() {
+  // ``failed``: no answer came (no connection, a timeout); a proxy with no server behind it
+  // (502, 503, 504) is no answer either. Such a tap waits to be sent again, first.
+  var NO_SERVER = [502, 503, 504];
+  function answered(failed) {
+    var done = sending;
+    var status = done && done.xhr ? done.xhr.status : 0;
     sending = null;
+    if (done && (failed || NO_SERVER.indexOf(status) >= 0)) {
+      done.tap.waited = true;
+      taps.unshift(done.tap);  // first again: the taps after it wait behind it
+      goOffline();
+    } else {
+      if (done && done.tap.waited && status >= 400 && status < 500) refusedLate();
+      if (status >= 500) showProblem("server");
+      if (status) backOnline();
+      next();
+    }
+    saveTaps();
+    markPending();
+    showOffline();
+  }
+
+  // Any other request without an answer (a poll) says the page is offline; any answer says
+  // the connection is back, and the waiting taps go at once.
+  function noAnswer(e) {
+    if (!sending || e.detail.requestConfig !== sending.config) goOffline();
+  }
+  document.addEventListener("htmx:sendError", noAnswer);
+  document.addEventListener("htmx:timeout", noAnswer);
+  document.addEventListener("htmx:responseError", function (e) {
+    var status = e.detail.xhr ? e.detail.xhr.status : 0;
+    if (sending && e.detail.requestConfig === sending.config) return;  // a tap: answered()
+    if (NO_SERVER.indexOf(status) >= 0) noAnswer(e);
+    else if (!e.detail.xhr || status >= 500) showProblem("server");
+  });
+  document.addEventListener("htmx:afterRequest", function (e) {
+    var status = e.detail.xhr ? e.detail.xhr.status : 0;
+    if (status && NO_SERVER.indexOf(status) < 0) backOnline();
+  });
+  function backOnline() {
+    if (!offline) return;
+    offline = false;
+    var line = document.querySelector("#message [data-offline]");
+    if (line) line.remove();
+    next();
+  }
+
+  // The waiting taps outlive a reload of the page (in this tab, for SAVED_MS): sent again
+  // with their ids, those that did arrive count once. Not Undo and Redo, whose step is read
+  // from the page when sent: on a page loaded since, it would be another step.
+  var SAVED_MS = 15 * 60 * 1000;
+  var savedKey = "terminus-taps:" + location.pathname;
+  function saveTaps() {
+    try {
+      var kept = (sending ? [sending.tap] : []).concat(taps)
+        .filter(function (t) { return t.survives; });
+      if (kept.length) sessionStorage.setItem(savedKey, JSON.stringify(kept));
+      else sessionStorage.removeItem(savedKey);
+    } catch (err) { /* no storage (private mode, full): they wait in the page only */ }
+  }
+  function restoreTaps() {
+    var saved = null;
+    try { saved = JSON.parse(sessionStorage.getItem(savedKey) || "null"); } catch (err) { return; }
+    if (!Array.isArray(saved)) return;
+    saved.forEach(function (tap) {
+      if (Date.now() - tap.at > SAVED_MS || !tap.id) return;
+      if (!tap.url && !document.querySelector(tap.key)) return;  // a form's tap goes without it
+      tap.waited = true;
+      taps.push(tap);
+    });
+    saveTaps();
     next();
     markPending();
+    showOffline();
+  }
+
+  function goOffline() {
+    offline = true;
+    showOffline();
+    if (!retryTimer && taps.length) retryTimer = setTimeout(retry, RETRY_MS);
+  }
+  function retry() {
+    retryTimer = null;
+    next();
+    if (!sending && taps.length && !retryTimer) retryTimer = setTimeout(retry, RETRY_MS);
+  }
+  window.addEventListener("online", retry);
+  window.addEventListener("offline", goOffline);
+
+  // "Offline: 3 taps waiting", in the message bar until the connection is back.
+  function showOffline() {
+    var bar = document.getElementById("message");
+    if (!bar || !offline) return;
+    var waiting = taps.length + (sending ? 1 : 0);
+    // (English and French both take the singular for one tap; none has a sentence of its own)
+    var text = document.body.getAttribute(
+      "data-msg-offline" + (waiting === 1 ? "-one" : waiting ? "-many" : "")) || "";
+    var line = bar.querySelector("[data-offline]");
+    if (!line) {
+      line = document.createElement("p");
+      line.className = "msg offline";
+      line.setAttribute("data-offline", "");
+      bar.replaceChildren(line);
+      keepRefusals(bar);
+    }
+    line.textContent = text.replace("{count}", waiting);
+    placeMessage();
+  }
+
+  // A tap that waited for the connection and is refused when it arrives (another phone took
+  // the lane meanwhile): its refusal says it was sent late and stays longer, as the table may
+  // have looked away since that tap was made.
+  function refusedLate() {
+    var line = document.querySelector("#message [data-error]:not(.earlier)");
+    var late = document.body.getAttribute("data-msg-late");
+    if (!line || !late || line.classList.contains("late")) return;
+    var reason = line.textContent;
+    line.replaceChildren(Object.assign(document.createElement("b"), { textContent: late }),
+                         " " + reason);
+    line.classList.add("late");
+    line.setAttribute("data-refusal", line.textContent);
+    refusals = refusals.filter(function (r) { return r.text !== reason; });
+    refusals.push({ text: line.textContent, until: Date.now() + KEEP_LATE_REFUSAL_MS,
+                    late: true });
   }
 
   // A tap waiting in the queue or on its way shows on what was tapped (the lane, the city,
@@ -667,7 +820,8 @@
   // meanwhile: the answer to a tap made right after it must not wipe out, before anyone could
   // read it, the news that this tap changed nothing.
   var KEEP_REFUSAL_MS = 4000;
-  var refusals = [];  // { text, until }
+  var KEEP_LATE_REFUSAL_MS = 20000;
+  var refusals = [];  // { text, until, late }
   function keepRefusals(bar) {
     var now = Date.now();
     var shown = Array.prototype.map.call(bar.querySelectorAll("[data-error]"),
@@ -681,7 +835,7 @@
     // Under the newer answer, not on top of it: the last tap's answer comes first, and the
     // older refusal is told as older, so the tap just made does not look refused too.
     refusals.forEach(function (r) {
-      if (shown.indexOf(r.text) < 0) bar.append(earlierLine(r.text));
+      if (shown.indexOf(r.text) < 0) bar.append(earlierLine(r.text, r.late));
     });
   }
   document.addEventListener("htmx:oobAfterSwap", function (e) {
@@ -746,16 +900,17 @@
     return p;
   }
 
-  function earlierLine(text) {
+  function earlierLine(text, late) {
     var p = errorLine(text);
     p.classList.add("earlier");
+    if (late) p.classList.add("late");
     p.setAttribute("data-refusal", text);
     var before = document.body.getAttribute("data-msg-earlier");
     if (before) p.prepend(Object.assign(document.createElement("b"), { textContent: before + " " }));
     return p;
   }
 
-  // A tap that never reached the server (bad Wi-Fi) or failed there must not look recorded.
+  // A tap that failed on the server must not look recorded.
   function showProblem(kind) {
     var bar = document.getElementById("message");
     var text = document.body.getAttribute("data-msg-" + kind);
@@ -764,11 +919,6 @@
     keepRefusals(bar);
     placeMessage();
   }
-  document.addEventListener("htmx:sendError", function () { showProblem("network"); });
-  document.addEventListener("htmx:timeout", function () { showProblem("network"); });
-  document.addEventListener("htmx:responseError", function (e) {
-    if (!e.detail.xhr || e.detail.xhr.status >= 500) showProblem("server");
-  });
 
   // A form that must go once (a photo's Apply): a second tap while the first one's page loads
   // would post again, and its answer ("applied already") would replace the first one's.
@@ -816,6 +966,7 @@
     }
     document.querySelectorAll(".map").forEach(setupMap);
     localTimes(document);
+    restoreTaps();
   });
   // A map that arrives in an htmx swap (the results' longest-path view) gets its zoom too.
   document.addEventListener("htmx:load", function (e) {

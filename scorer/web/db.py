@@ -9,7 +9,8 @@ leaves nothing behind: on SQLite ``BEGIN IMMEDIATE`` takes the database's write 
 PostgreSQL, where several app processes share one database, a change to a game first locks its
 row (``SELECT ... FOR UPDATE``), so the second writer waits and then sees the first one's work.
 The photo reviews of a game (``scans``, their images in ``scan_files``) change under that same
-lock, so servers sharing one database share the reviews too.
+lock, so servers sharing one database share the reviews too, and so does the record of the taps
+already applied (``taps``), which keeps a tap sent twice from counting twice.
 """
 
 from __future__ import annotations
@@ -119,6 +120,20 @@ scan_files = Table(
                          ondelete="CASCADE"),
 )
 
+# The taps of each game whose change is recorded, by the id the phone gave the tap
+# (static/app.js): a tap sent again because its answer was lost on the way is answered with what
+# it said the first time (``message``) instead of being applied twice. Written in the
+# transaction of the change itself; ``version`` is the game version that change made, by which
+# the oldest are let go.
+taps = Table(
+    "taps", metadata,
+    Column("game_id", Text, ForeignKey("games.id", ondelete="CASCADE"), primary_key=True),
+    Column("id", Text, primary_key=True),
+    Column("version", Integer, nullable=False),
+    Column("message", Text, nullable=False),
+    Index("taps_version", "game_id", "version"),
+)
+
 schema_version = Table("schema_version", metadata, Column("version", Integer, nullable=False))
 
 
@@ -151,9 +166,13 @@ def _scans(conn: Connection) -> None:
     scan_files.create(conn)
 
 
+def _taps(conn: Connection) -> None:
+    taps.create(conn)
+
+
 # What takes a database from version i + 1 to i + 2 (version 1 was games and actions alone):
 # append, never edit. A new database is made from ``metadata`` at the last version at once.
-UPGRADES: tuple[Callable[[Connection], None], ...] = (_summaries, _devices, _scans)
+UPGRADES: tuple[Callable[[Connection], None], ...] = (_summaries, _devices, _scans, _taps)
 SCHEMA_VERSION = len(UPGRADES) + 1
 
 POSTGRES_SCHEMES = ("postgresql://", "postgres://")

@@ -4,10 +4,17 @@ Every change is one core action recorded in the game's log. An htmx request gets
 partials back (swapped out of band), only those the action changed when the page showed the
 game up to date; a plain form post gets a redirect to the game page with the message flashed,
 so the page also works without JavaScript.
+
+The page's script gives each tap an id (field ``tap``) and sends a tap again when its answer
+does not come (bad Wi-Fi): a change is recorded with its tap's id, so a tap that did arrive the
+first time is answered again with what it said then, not applied twice (``store.once``).
 """
 
 from __future__ import annotations
 
+import re
+from collections.abc import Callable
+from functools import wraps
 from typing import Any
 
 from flask import Blueprint, Response, abort, render_template, request
@@ -46,6 +53,7 @@ from scorer.web.i18n import _, color_name, plural
 bp = Blueprint("play", __name__, url_prefix="/games/<game_id>")
 
 MAX_FIELD = 60  # a city name or a player name typed in a form
+_TAP_ID = re.compile(r"[A-Za-z0-9_-]{16,64}")  # static/app.js: 32 hex digits
 
 
 def _field(name: str) -> str:
@@ -55,6 +63,37 @@ def _field(name: str) -> str:
 def _ui() -> dict[str, str]:
     """The board controls the request carries (mode, first city of a ticket being picked)."""
     return {"mode": _field("mode") or "routes", "first_city": _field("first_city")}
+
+
+def tap_id() -> str | None:
+    """The id the page's script gave this tap, if it sent a well-formed one."""
+    sent = request.form.get("tap", "")
+    return sent if _TAP_ID.fullmatch(sent) else None
+
+
+View = Callable[..., Response | tuple[str, int]]
+
+
+def once_per_tap(view: View) -> View:
+    """A view that changes the game: a tap whose change is recorded already (sent again, its
+    answer lost on the way) is answered as it was the first time, with the game as it is now,
+    whatever the view would make of it now (the lane it claimed is now its player's)."""
+
+    @wraps(view)
+    def checked(game_id: str, **kwargs: Any) -> Response | tuple[str, int]:
+        tap = tap_id()
+        said = store.tap_said(get_db(), game_id, tap) if tap else None
+        try:
+            if said is None:
+                return view(game_id, **kwargs)
+        except store.TapDone as done:  # the first send recorded it meanwhile
+            said = done.said
+        stored = get_game(game_id)
+        # A change leaves no first city of a ticket picked (a ticket's second city ends it).
+        return answer(stored, message=said, active=active_player(stored, _field("player")),
+                      **{**_ui(), "first_city": ""})
+
+    return checked
 
 
 def answer(
@@ -101,7 +140,9 @@ def apply(
     """
     before = stored
     try:
-        stored = store.record(get_db(), stored.id, action)
+        with store.once(get_db(), stored.id, tap_id()) as tap:
+            stored = store.record(get_db(), stored.id, action)
+            tap.said = " ".join([message, *consequences(before.game, stored.game)])
     except ScorerError as exc:
         # Refused against the state under the lock, which another phone may just have changed:
         # answer with that state, so this phone's board shows why.
@@ -109,8 +150,7 @@ def apply(
         return answer(fresh, error=refuse(exc), status=422, active=active, shown=before, **ui)
     except KeyError:
         abort(404)
-    return answer(stored, message=" ".join([message, *consequences(before.game, stored.game)]),
-                  active=active, shown=before, **ui)
+    return answer(stored, message=tap.said, active=active, shown=before, **ui)
 
 
 def consequences(before: Game, after: Game) -> list[str]:
@@ -228,6 +268,7 @@ def select_player(game_id: str) -> Response | tuple[str, int]:
 
 
 @bp.post("/routes/<route_id>")
+@once_per_tap
 def tap_route(game_id: str, route_id: str) -> Response | tuple[str, int]:
     """A tap on a lane: claim it for the selected player, or release it if they own it."""
     stored = get_game(game_id)
@@ -275,6 +316,7 @@ def route_page(game_id: str, route_id: str) -> str:
 
 
 @bp.post("/cities/<city>")
+@once_per_tap
 def tap_city(game_id: str, city: str) -> Response | tuple[str, int]:
     """A tap on a city: place or remove a station, or pick a ticket's two ends."""
     stored = get_game(game_id)
@@ -356,6 +398,7 @@ def _points() -> int | None | str:
 
 
 @bp.post("/tickets")
+@once_per_tap
 def add_ticket(game_id: str) -> Response | tuple[str, int]:
     stored = get_game(game_id)
     ui = _ui()
@@ -376,6 +419,7 @@ def add_ticket(game_id: str) -> Response | tuple[str, int]:
 
 
 @bp.post("/tickets/remove")
+@once_per_tap
 def remove_ticket(game_id: str) -> Response | tuple[str, int]:
     stored = get_game(game_id)
     ui = _ui()
@@ -422,6 +466,7 @@ def ticket_search(game_id: str) -> str:
 
 
 @bp.post("/express")
+@once_per_tap
 def express_order(game_id: str) -> Response | tuple[str, int]:
     """Move a player up or down the Europe Express order, or derive it from claims again."""
     stored = get_game(game_id)
@@ -443,8 +488,12 @@ def _cursor_move(game_id: str, step: int) -> Response | tuple[str, int]:
     ui = _ui()
     expect = request.form.get("cursor", type=int)
     before = get_game(game_id)
+    template = N_("Undone: {action}.") if step < 0 else N_("Redone: {action}.")
     try:
-        after, moved = store.move_cursor(get_db(), game_id, step, expect)
+        with store.once(get_db(), game_id, tap_id()) as tap:
+            after, moved = store.move_cursor(get_db(), game_id, step, expect)
+            if moved is not None:
+                tap.said = _(template, action=describe(after, moved))
     except KeyError:
         abort(404)
     if moved is None:
@@ -454,15 +503,16 @@ def _cursor_move(game_id: str, step: int) -> Response | tuple[str, int]:
         if expect is not None and expect != after.cursor:
             text = _("Already done: the game had changed.")
         return answer(after, error=text, status=409, **ui)
-    template = N_("Undone: {action}.") if step < 0 else N_("Redone: {action}.")
-    return answer(after, message=_(template, action=describe(after, moved)), shown=before, **ui)
+    return answer(after, message=tap.said, shown=before, **ui)
 
 
 @bp.post("/undo")
+@once_per_tap
 def undo(game_id: str) -> Response | tuple[str, int]:
     return _cursor_move(game_id, -1)
 
 
 @bp.post("/redo")
+@once_per_tap
 def redo(game_id: str) -> Response | tuple[str, int]:
     return _cursor_move(game_id, +1)

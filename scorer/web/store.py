@@ -11,7 +11,8 @@ import json
 import secrets
 import threading
 from collections import OrderedDict
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from typing import Any
@@ -34,13 +35,17 @@ from scorer.game import (
 )
 from scorer.scoring import score
 from scorer.web.db import actions as action_rows
-from scorer.web.db import device_games, games, transaction
+from scorer.web.db import device_games, games, taps, transaction
 
 MAX_GAME_NAME = 80
 # Steps a game's log may hold: a real game makes a few hundred taps; 5,000 replay in ~60 ms, so a
 # script tapping for days cannot make a game whose every Undo holds up the other tables.
 MAX_ACTIONS = 10_000
 _CACHE_SIZE = 64
+# Taps remembered per game, counted in game versions: a tap sent again after this many other
+# changes to its game would be applied again. A whole game is a few hundred changes, and a tap
+# is sent again as soon as its phone is back on the network.
+TAPS_KEPT = 1000
 
 
 @dataclass(frozen=True)
@@ -92,9 +97,12 @@ class _ReplayCache:
             while len(self.items) > self.size:
                 self.items.popitem(last=False)
 
-    def drop(self, key: tuple[str, str]) -> None:
+    def drop(self, key: tuple[str, str], unless: int | None = None) -> None:
+        """Forget the game (``unless``: unless the version kept is that one)."""
         with self.lock:
-            self.items.pop(key, None)
+            item = self.items.get(key)
+            if item is not None and item[0] != unless:
+                del self.items[key]
 
 
 _cache = _ReplayCache(_CACHE_SIZE)
@@ -107,6 +115,12 @@ _LOG = (select(action_rows.c.action).where(action_rows.c.game_id == bindparam("g
 _CUT_LOG = delete_rows(action_rows).where(action_rows.c.game_id == bindparam("game_id"),
                                           action_rows.c.seq >= bindparam("from_seq"))
 _APPEND = insert(action_rows)
+_VERSION = select(games.c.version).where(games.c.id == bindparam("game_id"))
+_TAP_SAID = select(taps.c.message).where(taps.c.game_id == bindparam("game_id"),
+                                          taps.c.id == bindparam("tap_id"))
+_TAP_DONE = insert(taps)
+_TAPS_PRUNE = delete_rows(taps).where(taps.c.game_id == bindparam("game_id"),
+                                      taps.c.version < bindparam("below"))
 _MOVE = update(games).where(games.c.id == bindparam("game_id")).values(
     cursor=bindparam("to_cursor"), version=games.c.version + 1, updated=bindparam("now"))
 
@@ -281,6 +295,59 @@ def move_cursor(
     written = replace(stored, cursor=target, version=stored.version + 1, updated=now, game=game)
     _cache.put((_db_key(db), game_id), written.version, written.log, written.game)
     return written, moved
+
+
+class TapDone(Exception):
+    """The tap's change is recorded already (its answer was lost on the way and the phone sent
+    it again): nothing is applied again; ``said`` is what its answer said the first time."""
+
+    def __init__(self, said: str) -> None:
+        super().__init__(said)
+        self.said = said
+
+
+@dataclass
+class TapAnswer:
+    """What the change made in a ``once`` block says: set it once the change is made (left
+    None, the tap changed nothing and is not remembered: sent again, it is judged again)."""
+
+    said: str | None = None
+
+
+def tap_said(db: Connection, game_id: str, tap_id: str) -> str | None:
+    """What the answer to this tap said, if its change is recorded; else None."""
+    return db.scalar(_TAP_SAID, {"game_id": game_id, "tap_id": tap_id})
+
+
+@contextmanager
+def once(db: Connection, game_id: str, tap_id: str | None) -> Iterator[TapAnswer]:
+    """A block that changes the game (``record``, ``move_cursor``) for the tap ``tap_id``,
+    applied at most once: one transaction, under the game's lock, that first looks the tap up
+    (raising TapDone, with nothing changed, when it is recorded) and ends by recording it with
+    what the block set in ``TapAnswer.said``. Two sends of one tap at once take turns: the
+    second finds the first. The taps remembered are the game's last TAPS_KEPT versions'.
+    ``tap_id`` None (a form posted without the page's script): the block runs as it is."""
+    answer = TapAnswer()
+    if tap_id is None:
+        yield answer
+        return
+    version = None
+    try:
+        with transaction(db, game_id):
+            version = db.scalar(_VERSION, {"game_id": game_id})
+            said = tap_said(db, game_id, tap_id)
+            if said is not None:
+                raise TapDone(said)
+            yield answer
+            if answer.said is not None:
+                now = db.scalar(_VERSION, {"game_id": game_id})
+                db.execute(_TAP_DONE, {"game_id": game_id, "id": tap_id, "version": now,
+                                       "message": answer.said})
+                db.execute(_TAPS_PRUNE, {"game_id": game_id, "below": now - TAPS_KEPT})
+    except BaseException:
+        # The block's change was cached when made, and is rolled back now: forget it.
+        _cache.drop((_db_key(db), game_id), unless=version)
+        raise
 
 
 def rename(db: Connection, game_id: str, name: str) -> bool:

@@ -277,20 +277,29 @@ def test_a_refused_tap_stays_explained_when_the_next_fast_tap_is_answered(phone,
     assert not phone.problems
 
 
-def test_a_photo_lane_tap_that_never_reaches_the_server_says_so(phone, table, shot):
+def test_a_photo_lane_tap_that_finds_no_connection_waits_and_goes_first_when_it_can(
+    phone, table, shot
+):
     review(phone, table)
     first, second = LANES[:2]
     before = owners(phone, [first, second])
-    phone.route(f"**/lanes/{first}", lambda route: route.abort())
+    phone.route(f"**/lanes/{first}", lambda route: route.abort("internetdisconnected"))
     tap(phone, "#scan-lanes", first)
     tap(phone, "#scan-lanes", second)
-    lane = phone.locator(f'.scan-lane[data-route-id="{second}"]')
-    expect(lane).to_have_attribute("data-owner", next_owner(before[1]))
-    # the second tap was answered after: the failure stays under its answer, told as earlier
-    expect(phone.locator("#message [data-error]")).to_have_text(
-        "Before that: No connection: that tap was not recorded. Try again.")
-    shot(phone, "not-recorded")
-    assert owners(phone, [first]) == before[:1]
+    # the second waits behind the first, which is tried again until it gets through
+    expect(phone.locator("#message [data-offline]")).to_have_text("Offline: 2 taps waiting")
+    shot(phone, "waiting")
+    phone.wait_for_timeout(2500)
+    assert owners(phone, [first, second]) == before
+    sent = []
+    phone.on("response", lambda r: "/lanes/" in r.url and sent.append(r.url.rsplit("/", 1)[1]))
+    phone.unroute(f"**/lanes/{first}")
+    after = [next_owner(owner) for owner in before]
+    for route_id, owner in zip((first, second), after, strict=True):
+        expect(phone.locator(f'.scan-lane[data-route-id="{route_id}"]')).to_have_attribute(
+            "data-owner", owner)
+    assert sent == [first, second]
+    expect(phone.locator("#message [data-offline]")).to_have_count(0)
 
 
 def test_a_poll_answered_after_a_tap_but_read_before_it_does_not_undo_it_on_screen(

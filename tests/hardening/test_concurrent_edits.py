@@ -104,6 +104,29 @@ def test_the_same_player_tapped_from_two_phones_claims_once(phones):
     assert one.get(f"/games/{game}/live?v=0", hx=True).version == 1
 
 
+def test_one_tap_sent_again_while_its_first_send_is_still_on_its_way_counts_once(phones):
+    """A phone that gave up waiting for an answer sends the tap again, with its id, on another
+    connection, while the first send is still being served: each tap is applied once, and both
+    sends are answered as that one change (the same message, the same version)."""
+    ann = phones()
+    again = Phone(ann.port, cookies=dict(ann.cookies), token=ann.token)  # the same phone
+    game = ann.new_game({"variant": "europe", "players": players("Ann", "Bob")})
+    lanes = single_lanes(8)
+    try:
+        for round_, lane in enumerate(lanes, start=1):
+            tap = {"player": "Ann", "do": "claim", "tap": f"{round_:032x}"}
+            answers = at_once([lambda p=p, tap=tap, lane=lane: p.post(
+                f"/games/{game}/routes/{lane}", tap) for p in (ann, again)])
+            assert [a.status for a in answers] == [200, 200]
+            assert [a.version for a in answers] == [round_, round_]
+            assert message(answers[0]) == message(answers[1])
+            assert message(answers[0]).startswith("Ann claims")
+    finally:
+        again.close()
+    assert owners(ann, game) == dict.fromkeys(lanes, "Ann")
+    assert ann.get(f"/games/{game}/live?v=0", hx=True).version == len(lanes)
+
+
 def test_two_phones_pressing_undo_at_once_undo_one_action(phones):
     ann, bob = phones(), phones()
     game = ann.new_game({"variant": "europe", "players": players("Ann", "Bob")})

@@ -4,10 +4,12 @@ takes writes again without any repair."""
 
 from __future__ import annotations
 
+import hashlib
 import http.client
 import sqlite3
 import threading
 import time
+from typing import Any
 
 from tests.hardening import databases
 from tests.hardening.live import Phone, ServerProcess, players, single_lanes
@@ -17,7 +19,8 @@ NAMES = ("Ann", "Bob", "Cleo")
 
 class Writer(threading.Thread):
     """Taps its own lanes one after another until the server goes away; keeps the lanes whose
-    claim was acknowledged (2xx received) and the one in flight when the server died."""
+    claim was acknowledged (2xx received) and the one in flight when the server died. Each tap
+    carries an id, as the game page's do (``tap``)."""
 
     def __init__(self, port: int, game: str, player: str, lanes: list[str]) -> None:
         super().__init__(daemon=True)
@@ -27,11 +30,15 @@ class Writer(threading.Thread):
         self.unsure: list[str] = []
         self.refused: list[tuple[str, int]] = []
 
+    def claim(self, lane: str) -> Any:
+        return self.phone.post(f"/games/{self.game}/routes/{lane}", {
+            "player": self.player, "do": "claim",
+            "tap": hashlib.sha256(f"{self.game} {lane}".encode()).hexdigest()[:32]})
+
     def run(self) -> None:
         for lane in self.lanes:
             try:
-                answer = self.phone.post(f"/games/{self.game}/routes/{lane}",
-                                         {"player": self.player, "do": "claim"})
+                answer = self.claim(lane)
             except (OSError, http.client.HTTPException):  # reset, or an answer cut short
                 self.unsure.append(lane)
                 return
@@ -132,6 +139,46 @@ def test_acknowledged_writes_survive_kill_minus_nine_twice(tmp_path):
         assert phone.post(f"/games/{game}/routes/{free}", {"player": "Ann", "do": "claim"}) \
             .status == 200
         assert phone.get(f"/games/{game}").status == 200
+        assert server.errors() == []
+    finally:
+        server.stop()
+
+
+def test_taps_sent_again_after_a_kill_minus_nine_count_once(tmp_path):
+    """The phones whose taps were cut off by the crash send them again, with their ids, once
+    the server is back (as the game page does): those it had recorded before dying are
+    answered as then and not applied again, the one in flight is applied once."""
+    database = databases.database(tmp_path, "again.sqlite3")
+    server = ServerProcess(database, threads=4).start()
+    try:
+        game = Phone(server.port).new_game({"variant": "europe", "players": players(*NAMES)})
+        lanes = single_lanes(36)
+        writers = [Writer(server.port, game, name, lanes[i::3]) for i, name in enumerate(NAMES)]
+        for writer in writers:
+            writer.start()
+        deadline = time.monotonic() + 10
+        while sum(len(w.acknowledged) for w in writers) < 4 and time.monotonic() < deadline:
+            time.sleep(0.002)
+        server.kill()
+        for writer in writers:
+            writer.join(10)
+        sent = {lane: w for w in writers for lane in w.acknowledged + w.unsure}
+        assert len(sent) >= 4
+
+        server.start()  # on another port: each phone, with its session, comes back to it
+        for writer in writers:
+            writer.phone.close()
+            writer.phone = Phone(server.port, cookies=writer.phone.cookies,
+                                 token=writer.phone.token)
+        for lane, writer in sent.items():
+            answer = writer.claim(lane)  # the same tap again: its answer never came, or did
+            assert answer.status == 200, (lane, answer.status, answer.text[:300])
+            assert f"{writer.player} claims" in answer.text
+        phone = Phone(server.port)
+        sheet = phone.get(f"/api/games/{game}/score").json()
+        assert {route: p["name"] for p in sheet["players"] for route in p["routes"]} == {
+            lane: writer.player for lane, writer in sent.items()}
+        assert phone.get(f"/games/{game}/live?v=0", hx=True).version == len(sent)
         assert server.errors() == []
     finally:
         server.stop()

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import os
 import re
+import resource
 import shutil
 import signal
 import socket
@@ -182,3 +183,84 @@ def behind_nginx(folder: Path, database: Path | str, threads: int = 4,
     finally:
         nginx.stop()
         server.stop()
+
+
+def more_open_files(needed: int) -> bool:
+    """Raise this process's soft limit of open files to ``needed``; False where the hard
+    limit is lower."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if hard != resource.RLIM_INFINITY and hard < needed:
+        return False
+    if soft != resource.RLIM_INFINITY and soft < needed:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (needed, hard))
+    return True
+
+
+class Trickle:
+    """``count`` connections from ``source`` to ``port`` that trickle a byte every ``every``
+    seconds (issue 26: each is never silent long enough for an idle timeout): half in their
+    request's head, half in the body of a whole head (a game file). ``tick()`` sends the bytes
+    that are due and reads what the server said; what each got is kept, ``CLOSED`` once the
+    server closed it, with the time since the start."""
+
+    CLOSED = b"<closed>"
+
+    def __init__(self, port: int, count: int, every: float = 8.0,
+                 source: str = LOOPBACK) -> None:
+        self.heads: dict[socket.socket, bytes] = {}
+        self.bodies: dict[socket.socket, bytes] = {}
+        self.closed_after: dict[socket.socket, float] = {}
+        self.every = every
+        for i in range(count):
+            sock = socket.create_connection((LOOPBACK, port), timeout=5,
+                                            source_address=(source, 0))
+            if i % 2:
+                sock.sendall(b"POST /api/games HTTP/1.1\r\nHost: x\r\nContent-Type: "
+                             b"application/json\r\nContent-Length: 1000\r\n\r\n{")
+                self.bodies[sock] = b""
+            else:
+                sock.sendall(b"GET / HTTP/1.1\r\nHost: x\r\nX-Trickle: ")
+                self.heads[sock] = b""
+            sock.setblocking(False)
+        self.start = self.sent = time.monotonic()
+
+    @property
+    def age(self) -> float:
+        return time.monotonic() - self.start
+
+    def tick(self) -> None:
+        if time.monotonic() - self.sent >= self.every:
+            self.sent = time.monotonic()
+            for sock in (*self.heads, *self.bodies):
+                try:
+                    sock.send(b"x")
+                except OSError:  # closed by the server: read below
+                    pass
+        for socks in (self.heads, self.bodies):
+            for sock in [s for s, got in socks.items() if not got.endswith(self.CLOSED)]:
+                try:
+                    data = sock.recv(4096)
+                except BlockingIOError:
+                    continue
+                except OSError:
+                    data = b""
+                socks[sock] += data or self.CLOSED
+                if not data:
+                    self.closed_after[sock] = self.age
+
+    def refused(self) -> int:
+        """Bodies answered 429 (nginx's limits)."""
+        return sum(got.startswith(b"HTTP/1.1 429") for got in self.bodies.values())
+
+    def open_heads(self) -> int:
+        return sum(not got.endswith(self.CLOSED) for got in self.heads.values())
+
+    def close(self) -> None:
+        for sock in (*self.heads, *self.bodies):
+            sock.close()
+
+    def __enter__(self) -> Trickle:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()

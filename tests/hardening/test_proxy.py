@@ -12,7 +12,7 @@ from __future__ import annotations
 import http.client
 import json
 import re
-import resource
+import shutil
 import socket
 import ssl
 import subprocess
@@ -25,7 +25,7 @@ import pytest
 
 from tests.hardening.databases import database, on_postgres
 from tests.hardening.live import LOOPBACK, Phone, ServerProcess, makefile_variable, players
-from tests.hardening.proxy import Nginx, behind_nginx, needs_nginx
+from tests.hardening.proxy import Nginx, Trickle, behind_nginx, more_open_files, needs_nginx
 
 pytestmark = needs_nginx
 
@@ -47,85 +47,39 @@ def proxied(tmp_path_factory):  # type: ignore[no-untyped-def]
     assert proxied.server.errors() == []
 
 
-def _more_files(needed: int) -> None:
-    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
-    if hard != resource.RLIM_INFINITY and hard < needed:
-        pytest.skip(f"{needed} open files needed, the hard limit is {hard} (ulimit -Hn)")
-    if soft != resource.RLIM_INFINITY and soft < needed:
-        resource.setrlimit(resource.RLIMIT_NOFILE, (needed, hard))
-
-
-CLOSED = b"<closed>"
-
-
-def _answers(socks: dict[socket.socket, bytes]) -> None:
-    """Add what nginx sent on each socket so far (then CLOSED, once it closed it)."""
-    for sock in [s for s, got in socks.items() if not got.endswith(CLOSED)]:
-        try:
-            data = sock.recv(4096)
-        except BlockingIOError:
-            continue
-        except OSError:
-            data = b""
-        socks[sock] += data or CLOSED
-
-
 @nginx_alone
 def test_trickling_connections_from_one_address_leave_every_other_table_served(proxied):
     """1,100 connections from one address trickle a byte every 8 s: half in their request's
     head, half in the body of a complete head. nginx closes the heads (whole within 10 s),
     refuses all but 20 of the bodies (429), and another address's page and tap answer in under
     2 s all along (waitress alone: locked out for as long as they trickle)."""
-    _more_files(TRICKLERS + 500)
+    if not more_open_files(TRICKLERS + 500):
+        pytest.skip(f"{TRICKLERS + 500} open files needed (ulimit -Hn)")
     table = Phone(proxied.port, source=OTHER, timeout=10).open()
     game = table.new_game(GAME)
-    heads: dict[socket.socket, bytes] = {}
-    bodies: dict[socket.socket, bytes] = {}
     took: list[float] = []
     try:
-        for i in range(TRICKLERS):
-            sock = socket.create_connection((LOOPBACK, proxied.port), timeout=5,
-                                            source_address=(LOOPBACK, 0))
-            if i % 2:
-                sock.sendall(b"POST /api/games HTTP/1.1\r\nHost: x\r\nContent-Type: "
-                             b"application/json\r\nContent-Length: 1000\r\n\r\n{")
-                bodies[sock] = b""
-            else:
-                sock.sendall(b"GET / HTTP/1.1\r\nHost: x\r\nX-Trickle: ")
-                heads[sock] = b""
-            sock.setblocking(False)
-        start = time.monotonic()
-        sent = start
-        while time.monotonic() - start < 2.5 * TRICKLE_EVERY:
-            if time.monotonic() - sent >= TRICKLE_EVERY:
-                sent = time.monotonic()
-                for sock in (*heads, *bodies):
-                    try:
-                        sock.send(b"x")
-                    except OSError:  # closed by nginx: seen by _answers
-                        pass
-            table.close()  # a new connection each time, as a phone that comes to the table
-            for page in (f"/games/{game}", "/"):
-                answer = table.get(page)
-                assert answer.status == 200, answer.status
-                took.append(answer.seconds)
-            claim = table.post(f"/games/{game}/routes/paris--zurich",
-                               {"player": "Ann", "do": "claim" if len(took) % 4 else "unclaim"})
-            assert claim.status in (200, 422), claim.status
-            took.append(claim.seconds)
-            _answers(heads)
-            _answers(bodies)
-            time.sleep(0.5)
+        with Trickle(proxied.port, TRICKLERS, TRICKLE_EVERY) as trickle:
+            while trickle.age < 2.5 * TRICKLE_EVERY:
+                trickle.tick()
+                table.close()  # a new connection each time, as a phone that comes to the table
+                for page in (f"/games/{game}", "/"):
+                    answer = table.get(page)
+                    assert answer.status == 200, answer.status
+                    took.append(answer.seconds)
+                claim = table.post(f"/games/{game}/routes/paris--zurich", {
+                    "player": "Ann", "do": "claim" if len(took) % 4 else "unclaim"})
+                assert claim.status in (200, 422), claim.status
+                took.append(claim.seconds)
+                time.sleep(0.5)
+            trickle.tick()
     finally:
-        for sock in (*heads, *bodies):
-            sock.close()
         table.close()
-    refused = sum(got.startswith(b"HTTP/1.1 429") for got in bodies.values())
-    held_heads = sum(not got.endswith(CLOSED) for got in heads.values())
     assert max(took) < 2, sorted(took)[-5:]
-    assert refused >= len(bodies) - 20, Counter(got[:12] for got in bodies.values())
+    bodies = Counter(got[:12] for got in trickle.bodies.values())
+    assert trickle.refused() >= len(trickle.bodies) - 20, bodies
     # A byte every 8 s renews no timer: every trickled head was closed after 10 s.
-    assert held_heads == 0, Counter(got[:12] for got in heads.values())
+    assert trickle.open_heads() == 0, Counter(got[:12] for got in trickle.heads.values())
 
 
 @nginx_alone
@@ -331,6 +285,11 @@ def test_the_site_file_ends_tls_and_the_app_knows_it(tmp_path):
         unknown_http = _plain(nginx.port, "/", "evil.example")
         with pytest.raises(ssl.SSLError):
             _https(nginx.tls_port, cert, "/", name="evil.example")
+        context = ssl.create_default_context(cafile=str(cert))
+        context.set_alpn_protocols(["h2", "http/1.1"])
+        with context.wrap_socket(socket.create_connection((LOOPBACK, nginx.tls_port)),
+                                 server_hostname=PUBLIC) as tls:
+            protocols = (tls.version(), tls.selected_alpn_protocol())
     finally:
         nginx.stop()
         server.stop()
@@ -343,4 +302,18 @@ def test_the_site_file_ends_tls_and_the_app_knows_it(tmp_path):
     assert f"Location: https://{PUBLIC}/games/new?x=1".encode() in moved
     assert proof.endswith(b"certbot's proof")
     assert unknown_http == b""
+    assert protocols in {("TLSv1.3", "h2"), ("TLSv1.2", "h2")}
     assert server.errors() == []
+
+
+def test_the_service_file_runs_make_serve_behind_proxy_and_systemd_reads_it(tmp_path):
+    unit = Path(__file__).parent.parent.parent / "deploy" / "systemd" / "terminus@.service"
+    text = unit.read_text()
+    assert "ExecStart=/usr/bin/make serve-behind-proxy PORT=%i" in text
+    assert int(re.search(r"^LimitNOFILE=(\d+)$", text, re.M).group(1)) >= 4096
+    if not shutil.which("systemd-analyze"):
+        pytest.skip("no systemd-analyze to read the service file with")
+    (tmp_path / unit.name).write_text(text)
+    checked = subprocess.run(["systemd-analyze", "verify", str(tmp_path / "terminus@8000.service")],
+                             capture_output=True, text=True)
+    assert unit.name not in checked.stdout + checked.stderr, checked.stdout + checked.stderr

@@ -9,6 +9,7 @@ and CSRF token, posting forms the way htmx does. Only loopback is ever addressed
 
 from __future__ import annotations
 
+import gzip
 import http.client
 import json
 import os
@@ -40,8 +41,9 @@ VERSION = re.compile(r'id="status" class="status" data-version="(\d+)"')
 class Answer:
     status: int
     headers: dict[str, str]
-    body: bytes
+    body: bytes  # decompressed
     seconds: float
+    wire: int = 0  # bytes of the body as sent
 
     @property
     def text(self) -> str:
@@ -61,11 +63,13 @@ class Answer:
 class Phone:
     """One browser: a keep-alive connection, its cookies, and the CSRF token of its session.
     ``source``: the loopback address it connects from (127.0.0.2...: another client, as a proxy
-    in front sees it)."""
+    in front sees it); ``headers``: sent with every request (``Accept-Encoding`` as a browser
+    sends it: the answers are then decompressed, their size on the wire kept)."""
 
     port: int
     timeout: float = 15.0
     source: str | None = None
+    headers: dict[str, str] = field(default_factory=dict)
     cookies: dict[str, str] = field(default_factory=dict)
     token: str = ""
     _conn: http.client.HTTPConnection | None = None
@@ -85,7 +89,7 @@ class Phone:
 
     def request(self, method: str, path: str, body: bytes | None = None,
                 headers: Mapping[str, str] | None = None) -> Answer:
-        sent = {"Host": f"{LOOPBACK}:{self.port}", **(headers or {})}
+        sent = {"Host": f"{LOOPBACK}:{self.port}", **self.headers, **(headers or {})}
         if self.cookies:
             sent["Cookie"] = "; ".join(f"{k}={v}" for k, v in self.cookies.items())
         for attempt in (1, 2):
@@ -111,8 +115,16 @@ class Phone:
             for header in response.headers.get_all("Set-Cookie") or []:
                 for name, morsel in SimpleCookie(header).items():
                     self.cookies[name] = morsel.value
+            wire = len(data)
+            encoding = response.headers.get("Content-Encoding") if data else None
+            if encoding == "gzip":
+                data = gzip.decompress(data)
+            elif encoding == "br":
+                import brotli  # Flask-Compress's dependency
+
+                data = brotli.decompress(data)
             return Answer(response.status, {k.lower(): v for k, v in response.getheaders()},
-                          data, seconds)
+                          data, seconds, wire)
         raise AssertionError("unreachable")
 
     def get(self, path: str, hx: bool = False) -> Answer:
@@ -244,11 +256,12 @@ class ServerProcess:
     its own database: a SQLite file (TERMINUS_DATABASE) or a ``postgresql://`` URL
     (DATABASE_URL), which several server processes may share. ``options``: make serve's
     SERVE_OPTIONS; ``target="run"``: ``make run``'s server instead (Flask's);
-    ``target="serve-behind-proxy"``: make serve trusting nginx on this machine (PROXY_OPTIONS)."""
+    ``target="serve-behind-proxy"``: make serve trusting nginx on this machine (PROXY_OPTIONS);
+    ``factory``: another app factory for waitress to call (a benchmark's wrapper of the app)."""
 
     def __init__(self, database: Path | str, threads: int = 8, log: Path | None = None,
                  env: Mapping[str, str] | None = None, options: str = "",
-                 target: str = "serve") -> None:
+                 target: str = "serve", factory: str | None = None) -> None:
         self.url = str(database) if str(database).startswith("postgresql://") else ""
         self.database = None if self.url else Path(database)
         self.threads = threads
@@ -260,6 +273,7 @@ class ServerProcess:
         self.env = dict(env or {})
         self.options = options
         self.target = target
+        self.factory = factory
         self.process: subprocess.Popen[bytes] | None = None
         self.port = 0
 
@@ -276,6 +290,9 @@ class ServerProcess:
             if self.target == "serve-behind-proxy":
                 options = f"{options} {makefile_variable('PROXY_OPTIONS')}"
             make_env, command = serve_command(self.threads, options)
+        if self.factory:
+            assert "scorer.web:create_app" in command, command
+            command = [self.factory if w == "scorer.web:create_app" else w for w in command]
         # An inherited DATABASE_URL must not move a SQLite server to PostgreSQL.
         where = ({"DATABASE_URL": self.url} if self.url
                  else {"DATABASE_URL": "", "TERMINUS_DATABASE": str(self.database)})

@@ -176,12 +176,13 @@ def behind_nginx(folder: Path, database: Path | str, threads: int = 4,
     (plain HTTP on loopback)."""
     server = ServerProcess(database, threads=threads, env=env,
                            target="serve-behind-proxy").start()
-    nginx = Nginx.plain(Path(folder) / "nginx", [server.port])
+    nginx = None
     try:
-        nginx.start()
+        nginx = Nginx.plain(Path(folder) / "nginx", [server.port]).start()
         yield Proxied(server, nginx)
     finally:
-        nginx.stop()
+        if nginx is not None:
+            nginx.stop()
         server.stop()
 
 

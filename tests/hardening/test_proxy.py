@@ -265,10 +265,10 @@ def test_the_site_file_ends_tls_and_the_app_knows_it(tmp_path):
            "TERMINUS_TRUSTED_HOSTS": json.dumps([PUBLIC])}
     server = ServerProcess(database(tmp_path), threads=4, env=env,
                            target="serve-behind-proxy").start()
-    nginx = Nginx.site(tmp_path / "nginx", [server.port], cert, key)
+    nginx = None
     challenge = tmp_path / "nginx" / "www" / ".well-known" / "acme-challenge"
     try:
-        nginx.start()
+        nginx = Nginx.site(tmp_path / "nginx", [server.port], cert, key).start()
         challenge.mkdir(parents=True)
         (challenge / "token").write_text("certbot's proof")
         status, headers, page = _https(nginx.tls_port, cert, "/")
@@ -291,7 +291,8 @@ def test_the_site_file_ends_tls_and_the_app_knows_it(tmp_path):
                                  server_hostname=PUBLIC) as tls:
             protocols = (tls.version(), tls.selected_alpn_protocol())
     finally:
-        nginx.stop()
+        if nginx is not None:
+            nginx.stop()
         server.stop()
     assert status == 200 and b"csrf_token" in page
     cookies = headers["set-cookie"]

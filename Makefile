@@ -11,7 +11,7 @@ PORT ?= 8000
 THREADS ?= 16
 PG_TESTS ?= tests/web tests/hardening tests/browser
 
-.PHONY: run serve backup restore test lint bench clean messages
+.PHONY: run serve serve-behind-proxy backup restore test lint bench clean messages
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -49,11 +49,19 @@ run: $(STAMP) $(MO)
 # ~1 GB at the peak of 10 photo uploads at once; two arenas hold ~400 MB. No host view (see run).
 # Slow and idle clients: up to 1,000 connections at once (waitress' default of 100 half-sent
 # requests locked every table out), each closed after 30 s without a byte either way; poll()
-# because select() stops at 1,024 descriptors. SERVE_OPTIONS adds waitress options (behind a
-# proxy that ends TLS: --trusted-proxy=127.0.0.1 --trusted-proxy-headers=x-forwarded-proto).
+# because select() stops at 1,024 descriptors. SERVE_OPTIONS adds waitress options.
 SERVE_OPTIONS ?=
 serve: $(STAMP) $(MO)
 	MALLOC_ARENA_MAX=2 TERMINUS_HOST_VIEW=false $(BIN)/waitress-serve --listen=$(HOST):$(PORT) --threads=$(THREADS) --max-request-body-size=27262976 --connection-limit=1000 --channel-timeout=30 --cleanup-interval=5 --asyncore-use-poll $(SERVE_OPTIONS) --call scorer.web:create_app
+
+# make serve behind nginx on this machine (deploy/nginx, docs/hosting.md): the client's address
+# and scheme are taken from the X-Forwarded-For and X-Forwarded-Proto that nginx writes, from
+# 127.0.0.1 only (any other peer's proxy headers are dropped): the new-games limit counts per
+# client, and the cookies are Secure when the page came over HTTPS. On the Internet, never
+# make serve alone: 1,000 connections trickling a byte at a time lock every table out.
+PROXY_OPTIONS := --trusted-proxy=127.0.0.1 --trusted-proxy-headers="x-forwarded-for x-forwarded-proto"
+serve-behind-proxy: override SERVE_OPTIONS += $(PROXY_OPTIONS)
+serve-behind-proxy: serve
 
 # A consistent copy of the SQLite database, the server running or not (SQLite's online backup
 # API): instance/backups/<UTC time>.sqlite3, or TO=folder or file. make restore FROM=file puts

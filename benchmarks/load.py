@@ -1,7 +1,7 @@
 """Load on the production server: 50 phones tapping and reading for 60 s, then 10 photo uploads.
 
 ``python benchmarks/load.py [--quick] [--phones 50] [--seconds 60] [--uploads 10]
-[--database-url postgresql://... --servers 2]``
+[--database-url postgresql://... --servers 2] [--proxy]``
 
 Starts the Makefile's ``make serve`` command (waitress, 16 threads) on a free loopback port and a
 temporary database, then runs one thread per phone. Phones sit at tables of five (one Europe
@@ -13,16 +13,25 @@ game per table, each phone a player); each phone, like the game page:
 - polls ``/games/<id>/live?v=<version>`` every 2 s (204 while nothing changed),
 - now and then reads the results page or the API score.
 
+Each phone asks for compressed answers, as a browser does (``Accept-Encoding: gzip, deflate,
+br``). With ``--proxy`` the phones go through nginx (the shipped configuration,
+tests/hardening/proxy.py) in front of ``make serve-behind-proxy``, each table from a loopback
+address of its own (the per-address limits are for one table, or a café, not for all).
+
 Everything is bounded by time and count and addresses loopback only. Then ``--uploads`` photos of
 ``sample_photos/`` are posted at once to ``/games/<id>/scan``, first one per game, then all to one
 game (the bounded detection pool of scan.py takes SCAN_WORKERS at a time). Prints requests,
 errors (any 5xx, refused tap, unexpected status or broken connection), latency percentiles for
-taps and reads, the upload latencies and statuses, and the server's resident memory (VmRSS now,
-VmHWM peak, from /proc).
+taps and reads, the server's CPU milliseconds per tap, per poll and per read (each request's own,
+from its thread: ``benchmarks/server_timing.py``; and the whole process's per request), the
+upload latencies and statuses, and the server's resident memory (VmRSS now, VmHWM peak, from
+/proc; with the photo detector's processes). CPU milliseconds stay put when other work loads the
+machine; latencies do not: the load average is printed beside them.
 With ``--database-url`` the servers run on a fresh schema of that PostgreSQL database (dropped
 afterwards); ``--servers N`` starts N such processes on the one database and deals the phones
 of every table out among them, so each game is tapped through all of them. CPU is summed over
-the servers; uploads go to the first.
+the servers; uploads go to the first. ``--database-pid`` (the postmaster's, on this machine)
+adds the database server's CPU (its processes', the ones that ended included).
 Latencies are measured by the client threads, which share the machine's cores with the server.
 """
 
@@ -31,6 +40,7 @@ from __future__ import annotations
 import argparse
 import os
 import random
+import re
 import secrets
 import shutil
 import statistics
@@ -46,11 +56,15 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from tests.hardening.databases import fresh_schema  # noqa: E402
-from tests.hardening.live import Phone, ServerProcess, players, single_lanes  # noqa: E402
+from tests.hardening.live import Answer, Phone, ServerProcess, players, single_lanes  # noqa: E402
+from tests.hardening.proxy import Nginx  # noqa: E402
 
 NAMES = ("Ann", "Bob", "Cleo", "Dan", "Eve")
+BROWSER = {"Accept-Encoding": "gzip, deflate, br"}
 POLL_SECONDS = 2.0
 TAP_P99_TARGET_MS = 100.0
+TAP_CPU_TARGET_MS = 5.0
+SERVER_TIMING = re.compile(r"cpu;dur=([\d.]+)")
 MAX_REQUESTS_PER_PHONE = 5_000
 
 
@@ -62,12 +76,20 @@ class Tally:
     reads: list[float] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
     requests: int = 0
+    cpu: dict[str, list[float]] = field(default_factory=dict)  # ms, per kind of request
     lock: threading.Lock = field(default_factory=threading.Lock)
 
-    def add(self, kind: str, seconds: float, ok: bool, what: str) -> None:
+    def add(self, kind: str, seconds: float, ok: bool, what: str,
+            answer: Answer | None = None) -> None:
+        """One request: ``kind`` is tap, poll, read (results, API score) or page (a phone's
+        first pages, counted in the requests and the CPU, not in the latencies)."""
+        found = SERVER_TIMING.search(answer.headers.get("server-timing", "")) if answer else None
         with self.lock:
             self.requests += 1
-            (self.taps if kind == "tap" else self.reads).append(seconds)
+            if kind != "page":
+                (self.taps if kind == "tap" else self.reads).append(seconds)
+            if found:
+                self.cpu.setdefault(kind, []).append(float(found.group(1)))
             if not ok:
                 self.errors.append(what)
 
@@ -82,10 +104,61 @@ def memory(pid: int) -> dict[str, int]:
     return fields
 
 
-def cpu_seconds(pid: int) -> float:
-    """User + system CPU time a process has used (/proc/<pid>/stat, fields 14 and 15)."""
+def cpu_seconds(pid: int, ended_children: bool = False) -> float:
+    """User + system CPU time a process has used (/proc/<pid>/stat, fields 14 and 15), and
+    with ``ended_children`` that of its children that ended (16 and 17) and of those alive."""
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    ticks = int(fields[11]) + int(fields[12])
+    if ended_children:
+        ticks += int(fields[13]) + int(fields[14])
+    spent = ticks / os.sysconf("SC_CLK_TCK")
+    if ended_children:
+        spent += sum(cpu_seconds(child, True) for child in children(pid))
+    return spent
+
+
+def children(pid: int) -> list[int]:
+    try:
+        return [int(c) for c in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
+    except OSError:  # ended meanwhile
+        return []
+
+
+def tree_rss(pid: int) -> int:
+    """VmRSS of a process and its descendants (the detector's forkserver and children), kB:
+    the pages they share are counted in each."""
+    try:
+        own = memory(pid).get("VmRSS", 0)
+    except OSError:
+        return 0
+    return own + sum(tree_rss(child) for child in children(pid))
+
+
+class TreePeak:
+    """The largest ``tree_rss`` of a process seen every 0.1 s, from a thread, until
+    ``stop()``."""
+
+    def __init__(self, pid: int) -> None:
+        self.peak = 0
+        self.done = threading.Event()
+        self.thread = threading.Thread(target=self._run, args=(pid,), daemon=True)
+        self.thread.start()
+
+    def _run(self, pid: int) -> None:
+        while not self.done.wait(0.1):
+            self.peak = max(self.peak, tree_rss(pid))
+
+    def stop(self) -> None:
+        self.done.set()
+        self.thread.join()
+
+
+def cpu_line(tally: Tally, kind: str) -> str:
+    spent = tally.cpu.get(kind, [])
+    if not spent:
+        return f"{kind} n/a"
+    return (f"{kind} {statistics.fmean(spent):.2f} ms (median {statistics.median(spent):.2f}, "
+            f"{len(spent)})")
 
 
 def load_average() -> str:
@@ -93,13 +166,16 @@ def load_average() -> str:
 
 
 def phone_loop(port: int, game: str, player: str, lanes: list[str], deadline: float,
-               think: tuple[float, float], tally: Tally, seed: int) -> None:
+               think: tuple[float, float], tally: Tally, seed: int,
+               source: str | None = None) -> None:
     rng = random.Random(seed)
-    phone = Phone(port, timeout=30)
+    phone = Phone(port, timeout=30, source=source, headers=dict(BROWSER))
     try:
         phone.open()
         page = phone.get(f"/games/{game}")
         version = page.version or 0
+        tally.add("page", 0.0, page.status == 200, f"page: {page.status}", page)
+        tally.add("page", 0.0, True, "home")
         owned: set[str] = set()
         next_poll = time.monotonic() + rng.uniform(0, POLL_SECONDS)
         next_tap = time.monotonic() + rng.uniform(*think)
@@ -118,7 +194,7 @@ def phone_loop(port: int, game: str, player: str, lanes: list[str], deadline: fl
                 answer = phone.post(f"/games/{game}/routes/{lane}",
                                     {"player": player, "do": verb, "v": str(version)})
                 tally.add("tap", answer.seconds, answer.status == 200,
-                          f"tap {verb} {lane}: {answer.status}")
+                          f"tap {verb} {lane}: {answer.status}", answer)
                 if answer.status == 200:
                     owned.symmetric_difference_update({lane})
                     version = answer.version or version
@@ -128,10 +204,10 @@ def phone_loop(port: int, game: str, player: str, lanes: list[str], deadline: fl
                     path = rng.choice([f"/games/{game}/results", f"/api/games/{game}/score"])
                     answer = phone.get(path)
                     tally.add("read", answer.seconds, answer.status == 200,
-                              f"read {path}: {answer.status}")
+                              f"read {path}: {answer.status}", answer)
                 answer = phone.get(f"/games/{game}/live?v={version}", hx=True)
-                tally.add("read", answer.seconds, answer.status in (200, 204),
-                          f"poll: {answer.status}")
+                tally.add("poll", answer.seconds, answer.status in (200, 204),
+                          f"poll: {answer.status}", answer)
                 if answer.status == 200:
                     version = answer.version or version
                 next_poll = time.monotonic() + POLL_SECONDS
@@ -183,6 +259,10 @@ def main(argv: list[str] | None = None) -> int:
                         help="a PostgreSQL database (postgresql://...) instead of SQLite")
     parser.add_argument("--servers", type=int, default=1,
                         help="server processes on the one database (at most 8)")
+    parser.add_argument("--database-pid", type=int,
+                        help="the PostgreSQL postmaster's pid: its CPU is counted too")
+    parser.add_argument("--proxy", action="store_true",
+                        help="the phones through nginx (deploy/nginx) in front of the servers")
     parser.add_argument("--think", type=float, nargs=2, default=(1.0, 3.0),
                         metavar=("MIN", "MAX"), help="seconds between two taps of a phone")
     args = parser.parse_args(argv)
@@ -196,15 +276,24 @@ def main(argv: list[str] | None = None) -> int:
     extra_env = dict(item.split("=", 1) for item in args.server_env)
     where = fresh_schema(args.database_url) if args.database_url else work / "load.sqlite3"
     servers = [ServerProcess(where, threads=args.threads, env=extra_env,
-                             log=work / f"server-{k}.log")
+                             log=work / f"server-{k}.log",
+                             factory="benchmarks.server_timing:create_app",
+                             target="serve-behind-proxy" if args.proxy else "serve")
                for k in range(min(max(args.servers, 1), 8))]
     server = servers[0]
+    nginx = None
     try:
         for each in servers:
             each.start()
             print(f"server: waitress pid {each.pid}, 127.0.0.1:{each.port}, "
                   f"{args.threads} threads; machine: {os.cpu_count()} cores"
                   + (f"; environment {extra_env}" if extra_env else ""))
+        if args.proxy:
+            nginx = Nginx.plain(work / "nginx", [each.port for each in servers]).start()
+            assert nginx.process is not None
+            nginx_pid = children(nginx.process.pid)[0]  # the worker
+            print(f"nginx: worker pid {nginx_pid}, 127.0.0.1:{nginx.port}, in front of every "
+                  "server; each table from its own loopback address")
         print("database: " + ("PostgreSQL" if args.database_url else "SQLite")
               + f", shared by {len(servers)} server process(es)")
         setup = Phone(server.port)
@@ -218,13 +307,18 @@ def main(argv: list[str] | None = None) -> int:
         for i in range(args.phones):
             table, seat = divmod(i, len(NAMES))
             mine = lanes[seat::len(NAMES)]
+            port, source = servers[i % len(servers)].port, None
+            if nginx:
+                port, source = nginx.port, f"127.0.1.{table + 1}"
             threads.append(threading.Thread(target=phone_loop, daemon=True, args=(
-                servers[i % len(servers)].port, games[table], NAMES[seat], mine, deadline,
-                tuple(args.think), tally, i)))
+                port, games[table], NAMES[seat], mine, deadline, tuple(args.think), tally, i,
+                source)))
         print(f"{args.phones} phones at {tables} tables for {args.seconds:.0f} s, a tap every "
               f"{args.think[0]:g}-{args.think[1]:g} s, a poll every {POLL_SECONDS:g} s ...")
         print(f"machine load average before: {load_average()} (other work shares the cores)")
         cpu_before = sum(cpu_seconds(each.pid) for each in servers)
+        db_before = cpu_seconds(args.database_pid, True) if args.database_pid else 0.0
+        nginx_before = cpu_seconds(nginx_pid) if nginx else 0.0
         start = time.monotonic()
         for thread in threads:
             thread.start()
@@ -236,14 +330,33 @@ def main(argv: list[str] | None = None) -> int:
             thread.join(1)
         elapsed = time.monotonic() - start
         cpu = sum(cpu_seconds(each.pid) for each in servers) - cpu_before
+        db_cpu = cpu_seconds(args.database_pid, True) - db_before if args.database_pid else 0.0
+        nginx_cpu = cpu_seconds(nginx_pid) - nginx_before if nginx else 0.0
         print(f"machine load average after: {load_average()}")
         print(f"requests: {tally.requests} in {elapsed:.1f} s "
               f"({tally.requests / elapsed:.0f}/s: {len(tally.taps)} taps, "
               f"{len(tally.reads)} reads)")
         print(f"errors: {len(tally.errors)}"
               + (f" (first: {'; '.join(tally.errors[:5])})" if tally.errors else ""))
+        per_request = cpu / max(tally.requests, 1) * 1000
         print(f"server CPU: {cpu:.1f} s in {elapsed:.0f} s ({cpu / elapsed * 100:.0f}% of one "
-              f"core, {cpu / max(tally.requests, 1) * 1000:.1f} ms per request)")
+              f"core, {per_request:.2f} ms per request)")
+        counted = [ms for spent in tally.cpu.values() for ms in spent]
+        outside = per_request - statistics.fmean(counted) if counted else 0.0
+        print("server CPU per request in its thread: " + "; ".join(
+            cpu_line(tally, kind) for kind in ("tap", "poll", "read", "page"))
+            + f"; the rest of the process (waitress' socket loop...): {outside:.2f} ms a request")
+        if args.database_pid:
+            print(f"database server CPU: {db_cpu:.1f} s "
+                  f"({db_cpu / max(tally.requests, 1) * 1000:.2f} ms per request)")
+        if nginx:
+            print(f"nginx CPU: {nginx_cpu:.2f} s ({nginx_cpu / max(tally.requests, 1) * 1000:.2f}"
+                  f" ms per request), RSS {memory(nginx_pid)['VmRSS'] / 1024:.1f} MB")
+        taps_cpu = tally.cpu.get("tap", [])
+        tap_cpu = (statistics.fmean(taps_cpu) + outside) if taps_cpu else 0.0
+        print(f"server CPU per tap (its thread and its share of the rest) {tap_cpu:.2f} ms, "
+              f"target <= {TAP_CPU_TARGET_MS:.0f} ms: "
+              f"{'met' if tap_cpu <= TAP_CPU_TARGET_MS else 'MISSED'}")
         print(f"taps:  {percentiles(tally.taps)}")
         print(f"reads: {percentiles(tally.reads)}")
         tap_p99 = statistics.quantiles(tally.taps, n=100)[98] * 1000 if len(tally.taps) > 1 \
@@ -252,7 +365,8 @@ def main(argv: list[str] | None = None) -> int:
               f"{'met' if tap_p99 < TAP_P99_TARGET_MS else 'MISSED'}")
         mem = memory(server.pid)
         print(f"server memory after the taps: RSS {mem['VmRSS'] / 1024:.0f} MB, "
-              f"peak so far {mem['VmHWM'] / 1024:.0f} MB")
+              f"peak so far {mem['VmHWM'] / 1024:.0f} MB; with the detector's processes "
+              f"{tree_rss(server.pid) / 1024:.0f} MB")
         failures = len(tally.errors)
 
         if args.uploads:
@@ -264,10 +378,12 @@ def main(argv: list[str] | None = None) -> int:
             for label, where in (*rounds, ("all to one game", None)):
                 print(f"{args.uploads} photo uploads at once, {label} ({mb:.1f} MB in all) ...")
                 start = time.monotonic()
+                peak = TreePeak(server.pid)
                 with ThreadPoolExecutor(args.uploads) as pool:
                     results = list(pool.map(
                         lambda job: upload(server.port, job[0], job[1]),
                         zip(where or [games[0]] * args.uploads, chosen, strict=True)))
+                peak.stop()
                 statuses = [status for status, _ in results]
                 seconds = sorted(s for _, s in results)
                 print(f"  statuses {statuses}, all done in {time.monotonic() - start:.1f} s")
@@ -276,13 +392,17 @@ def main(argv: list[str] | None = None) -> int:
                 failures += sum(1 for status in statuses if status >= 500 and status != 503)
                 mem = memory(server.pid)
                 print(f"  server memory: RSS {mem['VmRSS'] / 1024:.0f} MB now, "
-                      f"peak (VmHWM) {mem['VmHWM'] / 1024:.0f} MB")
+                      f"peak (VmHWM) {mem['VmHWM'] / 1024:.0f} MB; with the detector's "
+                      f"processes {tree_rss(server.pid) / 1024:.0f} MB now, "
+                      f"{peak.peak / 1024:.0f} MB at most during the uploads")
         errors_logged = [line for each in servers for line in each.errors()]
         print(f"tracebacks in the server log: {len(errors_logged)}")
         for line in sorted(set(errors_logged))[:5]:
             print(f"  {line}")
         return 1 if failures or errors_logged else 0
     finally:
+        if nginx:
+            nginx.stop()
         for each in servers:
             each.stop()
         shutil.rmtree(work, ignore_errors=True)

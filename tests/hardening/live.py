@@ -9,6 +9,7 @@ and CSRF token, posting forms the way htmx does. Only loopback is ever addressed
 
 from __future__ import annotations
 
+import gzip
 import http.client
 import json
 import os
@@ -40,8 +41,9 @@ VERSION = re.compile(r'id="status" class="status" data-version="(\d+)"')
 class Answer:
     status: int
     headers: dict[str, str]
-    body: bytes
+    body: bytes  # decompressed
     seconds: float
+    wire: int = 0  # bytes of the body as sent
 
     @property
     def text(self) -> str:
@@ -59,10 +61,15 @@ class Answer:
 
 @dataclass
 class Phone:
-    """One browser: a keep-alive connection, its cookies, and the CSRF token of its session."""
+    """One browser: a keep-alive connection, its cookies, and the CSRF token of its session.
+    ``source``: the loopback address it connects from (127.0.0.2...: another client, as a proxy
+    in front sees it); ``headers``: sent with every request (``Accept-Encoding`` as a browser
+    sends it: the answers are then decompressed, their size on the wire kept)."""
 
     port: int
     timeout: float = 15.0
+    source: str | None = None
+    headers: dict[str, str] = field(default_factory=dict)
     cookies: dict[str, str] = field(default_factory=dict)
     token: str = ""
     _conn: http.client.HTTPConnection | None = None
@@ -82,12 +89,14 @@ class Phone:
 
     def request(self, method: str, path: str, body: bytes | None = None,
                 headers: Mapping[str, str] | None = None) -> Answer:
-        sent = {"Host": f"{LOOPBACK}:{self.port}", **(headers or {})}
+        sent = {"Host": f"{LOOPBACK}:{self.port}", **self.headers, **(headers or {})}
         if self.cookies:
             sent["Cookie"] = "; ".join(f"{k}={v}" for k, v in self.cookies.items())
         for attempt in (1, 2):
             if self._conn is None:
-                self._conn = http.client.HTTPConnection(LOOPBACK, self.port, timeout=self.timeout)
+                self._conn = http.client.HTTPConnection(
+                    LOOPBACK, self.port, timeout=self.timeout,
+                    source_address=(self.source, 0) if self.source else None)
             start = time.perf_counter()
             try:
                 self._conn.request(method, path, body=body, headers=sent)
@@ -106,8 +115,16 @@ class Phone:
             for header in response.headers.get_all("Set-Cookie") or []:
                 for name, morsel in SimpleCookie(header).items():
                     self.cookies[name] = morsel.value
+            wire = len(data)
+            encoding = response.headers.get("Content-Encoding") if data else None
+            if encoding == "gzip":
+                data = gzip.decompress(data)
+            elif encoding == "br":
+                import brotli  # Flask-Compress's dependency
+
+                data = brotli.decompress(data)
             return Answer(response.status, {k.lower(): v for k, v in response.getheaders()},
-                          data, seconds)
+                          data, seconds, wire)
         raise AssertionError("unreachable")
 
     def get(self, path: str, hx: bool = False) -> Answer:
@@ -203,6 +220,14 @@ def _recipe(target: str, program: str, **values: str) -> tuple[dict[str, str], l
     return env, words[at + 1:]
 
 
+def makefile_variable(name: str) -> str:
+    """A variable the Makefile sets (``PROXY_OPTIONS``...), as written there."""
+    makefile = (ROOT / "Makefile").read_text()
+    found = re.search(rf"^{name}[ \t]*[:?]?=[ \t]*(.*?)[ \t]*$", makefile, re.M)
+    assert found, f"no {name} in the Makefile"
+    return found.group(1)
+
+
 def serve_command(threads: int, options: str = "") -> tuple[dict[str, str], list[str]]:
     """The waitress-serve command of the Makefile's ``serve`` target, on a free loopback port,
     with the environment assignments written before it (``VAR=value waitress-serve ...``): the
@@ -230,11 +255,13 @@ class ServerProcess:
     """``make serve``'s waitress-serve command as a child process on a free loopback port and
     its own database: a SQLite file (TERMINUS_DATABASE) or a ``postgresql://`` URL
     (DATABASE_URL), which several server processes may share. ``options``: make serve's
-    SERVE_OPTIONS; ``target="run"``: ``make run``'s server instead (Flask's)."""
+    SERVE_OPTIONS; ``target="run"``: ``make run``'s server instead (Flask's);
+    ``target="serve-behind-proxy"``: make serve trusting nginx on this machine (PROXY_OPTIONS);
+    ``factory``: another app factory for waitress to call (a benchmark's wrapper of the app)."""
 
     def __init__(self, database: Path | str, threads: int = 8, log: Path | None = None,
                  env: Mapping[str, str] | None = None, options: str = "",
-                 target: str = "serve") -> None:
+                 target: str = "serve", factory: str | None = None) -> None:
         self.url = str(database) if str(database).startswith("postgresql://") else ""
         self.database = None if self.url else Path(database)
         self.threads = threads
@@ -246,6 +273,7 @@ class ServerProcess:
         self.env = dict(env or {})
         self.options = options
         self.target = target
+        self.factory = factory
         self.process: subprocess.Popen[bytes] | None = None
         self.port = 0
 
@@ -255,8 +283,16 @@ class ServerProcess:
         return self.process.pid
 
     def start(self, timeout: float = 30.0) -> ServerProcess:
-        make_env, command = (run_command() if self.target == "run"
-                             else serve_command(self.threads, self.options))
+        if self.target == "run":
+            make_env, command = run_command()
+        else:
+            options = self.options
+            if self.target == "serve-behind-proxy":
+                options = f"{options} {makefile_variable('PROXY_OPTIONS')}"
+            make_env, command = serve_command(self.threads, options)
+        if self.factory:
+            assert "scorer.web:create_app" in command, command
+            command = [self.factory if w == "scorer.web:create_app" else w for w in command]
         # An inherited DATABASE_URL must not move a SQLite server to PostgreSQL.
         where = ({"DATABASE_URL": self.url} if self.url
                  else {"DATABASE_URL": "", "TERMINUS_DATABASE": str(self.database)})
@@ -309,3 +345,89 @@ class ServerProcess:
                          if re.match(r"\w[\w.]*(Error|Exception)", ln)), lines[-1])
             found.append(f"{lines[0].split('Exception on ', 1)[-1]}: {last}")
         return found
+
+
+@dataclass
+class HttpAnswer:
+    """An answer over HTTP, read as the Flask test client's response is (the tests written
+    for one run on the other): ``status_code``, ``text``, ``data``, ``headers``, ``get_json``."""
+
+    answer: Answer
+    path: str
+
+    @property
+    def status_code(self) -> int:
+        return self.answer.status
+
+    @property
+    def data(self) -> bytes:
+        return self.answer.body
+
+    @property
+    def text(self) -> str:
+        return self.answer.text
+
+    @property
+    def headers(self) -> Any:
+        from werkzeug.datastructures import Headers
+
+        return Headers(list(self.answer.headers.items()))
+
+    @property
+    def request(self) -> Any:
+        return type("Request", (), {"path": self.path})
+
+    def get_json(self) -> Any:
+        return self.answer.json()
+
+
+class HttpClient:
+    """The Flask test client's calls (``get``, ``post`` with ``data`` or ``json``, ``put``,
+    ``delete``, ``patch``) sent over HTTP to a live server, one cookie jar. The requests come
+    from loopback addresses taken in turn, ``SPREAD`` requests each: a test sends them faster
+    than any phone, and a proxy's per-address rate limit (tested in test_proxy.py) is not what
+    these tests are about."""
+
+    SPREAD = 100
+
+    def __init__(self, port: int) -> None:
+        self.phone = Phone(port)
+        self.sent = 0
+
+    def open(self, method: str, url: str, data: Mapping[str, str] | None = None,
+             json: Any = None, headers: Mapping[str, str] | None = None) -> HttpAnswer:
+        source = f"127.0.1.{1 + self.sent // self.SPREAD % 250}"
+        if source != self.phone.source:
+            self.phone.close()
+            self.phone.source = source
+        self.sent += 1
+        sent, body = dict(headers or {}), None
+        if json is not None:
+            body = _json_bytes(json)
+            sent["Content-Type"] = "application/json"
+        elif data is not None:
+            body = urlencode(data).encode()
+            sent["Content-Type"] = "application/x-www-form-urlencoded"
+        return HttpAnswer(self.phone.request(method.upper(), url, body, sent), url)
+
+    def get(self, url: str, **kwargs: Any) -> HttpAnswer:
+        return self.open("GET", url, **kwargs)
+
+    def post(self, url: str, **kwargs: Any) -> HttpAnswer:
+        return self.open("POST", url, **kwargs)
+
+    def put(self, url: str, **kwargs: Any) -> HttpAnswer:
+        return self.open("PUT", url, **kwargs)
+
+    def delete(self, url: str, **kwargs: Any) -> HttpAnswer:
+        return self.open("DELETE", url, **kwargs)
+
+    def patch(self, url: str, **kwargs: Any) -> HttpAnswer:
+        return self.open("PATCH", url, **kwargs)
+
+    def close(self) -> None:
+        self.phone.close()
+
+
+def _json_bytes(document: Any) -> bytes:
+    return json.dumps(document).encode()

@@ -1,6 +1,7 @@
-"""Oversized request bodies against the production server (``make serve``'s waitress command):
-refused with 413, and refused before they are read whole, so that a phone cannot make the
-server take in (and spool to disk) far more than a game file or a photo."""
+"""Oversized request bodies against the production server (``make serve``'s waitress command),
+alone and behind nginx (the shipped configuration, tests/hardening/proxy.py): refused with 413,
+and refused before they are read whole, so that a phone cannot make the server take in (and
+spool to disk) far more than a game file or a photo."""
 
 from __future__ import annotations
 
@@ -11,14 +12,20 @@ import pytest
 
 from tests.hardening.databases import database
 from tests.hardening.live import LOOPBACK, Phone, ServerProcess, players
+from tests.hardening.proxy import behind_nginx, needs_nginx
 
 FIFTY_MB = 50 * 1024 * 1024
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory):  # type: ignore[no-untyped-def]
-    server = ServerProcess(database(tmp_path_factory.mktemp("limits"), "db.sqlite3"),
-                           threads=4).start()
+@pytest.fixture(scope="module", params=["waitress", pytest.param("nginx", marks=needs_nginx)])
+def server(request, tmp_path_factory):  # type: ignore[no-untyped-def]
+    """What the phones talk to (its ``port``): make serve, or nginx in front of it."""
+    folder = tmp_path_factory.mktemp("limits")
+    if request.param == "nginx":
+        with behind_nginx(folder, database(folder, "db.sqlite3")) as proxied:
+            yield proxied
+        return
+    server = ServerProcess(database(folder, "db.sqlite3"), threads=4).start()
     yield server
     server.stop()
 
@@ -37,7 +44,7 @@ def raw_post(port: int, path: str, headers: dict[str, str], body: bytes,
             return b""
 
 
-def test_a_game_file_over_the_limit_sent_whole_gets_413_in_json(server):
+def test_a_game_file_over_the_limit_sent_whole_gets_413(server):
     body = b'{"variant": "usa", "pad": "' + b"x" * (1024 * 1024) + b'"}'
     answer = raw_post(server.port, "/api/games", {
         "Content-Type": "application/json", "Content-Length": str(len(body)),

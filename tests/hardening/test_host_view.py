@@ -14,6 +14,7 @@ from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 
 from tests.hardening.live import Phone, ServerProcess
+from tests.hardening.proxy import behind_nginx, needs_nginx
 from tests.web.test_records import express_file
 
 # What a proxy adds, or a visitor writes to look like the machine itself.
@@ -43,16 +44,21 @@ REMOVED_BY_WAITRESS = {"X-Forwarded-For", "X-Forwarded-For of loopback",
                        "X-Forwarded-Proto", "X-Forwarded-Host"}
 
 
+def _another_table(port: int) -> None:
+    """Another table's finished game (Zoe's) on the server."""
+    table = Phone(port)
+    try:
+        table.new_game(express_file("Zoe", "Yann"))
+    finally:
+        table.close()
+
+
 @contextmanager
 def server(tmp_path, **options) -> Iterator[int]:  # type: ignore[no-untyped-def]
-    """A server as the Makefile runs it, with another table's finished game (Zoe's) on it."""
+    """A server as the Makefile runs it, with another table's finished game on it."""
     process = ServerProcess(tmp_path / "host.sqlite3", threads=4, **options).start()
     try:
-        table = Phone(process.port)
-        try:
-            table.new_game(express_file("Zoe", "Yann"))
-        finally:
-            table.close()
+        _another_table(process.port)
         yield process.port
     finally:
         process.stop()
@@ -117,3 +123,18 @@ def test_turned_on_under_waitress_a_header_only_ever_takes_the_view_away(tmp_pat
     assert {where for where, s in trusted.items() if s == "server"} == {
         (name, host) for name in {"no proxy header"} | (REMOVED_BY_WAITRESS - kept)
         for host in LOOPBACK_HOSTS}
+
+
+@needs_nginx
+def test_through_nginx_no_visitor_gets_the_host_view_even_turned_on(tmp_path):
+    """Through the shipped nginx configuration in front of make serve-behind-proxy: every
+    visitor is a loopback peer of the app, at a loopback Host if it asks for one. The view
+    stays off, and even turned on (TERMINUS_HOST_VIEW=true, which make serve never does) goes
+    to nobody: nginx always writes X-Forwarded-For, which refuses it."""
+    for env in ({}, {"TERMINUS_HOST_VIEW": "true"}):
+        folder = tmp_path / str(len(env))
+        with behind_nginx(folder, folder / "host.sqlite3", env=env) as proxied:
+            _another_table(proxied.port)
+            seen = scopes(proxied.port)
+        assert proxied.server.errors() == []
+        assert {where for where, s in seen.items() if s != "device"} == set(), env

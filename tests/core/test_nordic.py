@@ -78,7 +78,7 @@ def test_the_board_data_is_the_reference_files_with_a_title():
 @pytest.mark.parametrize(("typed", "city"), [
     ("Copenhagen", "København"), ("kobenhavn", "København"), ("Goteborg", "Göteborg"),
     ("tromso", "Tromsø"), ("Mo i Rana", "Mo I Rana"), ("aalborg", "Ålborg"),
-    ("Helsingfors", "Helsinki"),
+    ("Helsingfors", "Helsinki"), ("Copenhague", "København"), ("Gothembourg", "Göteborg"),
 ])
 def test_cities_are_found_typed_without_their_letters(typed, city):
     assert NORDIC.board().city(typed) == city

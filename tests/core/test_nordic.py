@@ -5,6 +5,7 @@ written here from rules.md alone."""
 
 import json
 from collections import defaultdict
+from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -17,7 +18,8 @@ from scorer.game import AddTicket, ClaimRoute, Game
 from scorer.rules import NORDIC, find_variant
 from scorer.scoring import score
 
-REFERENCE = "/work/shared/reference/maps/nordic.json"
+# ../shared beside the clone (the reference the board file is copied from)
+REFERENCE = Path(__file__).resolve().parents[3] / "shared" / "reference" / "maps" / "nordic.json"
 
 
 def claim_all(game, player, *routes):

@@ -32,6 +32,19 @@ def normalize_name(name: str) -> str:
     return "".join(ch for ch in decomposed if ch.isalnum())
 
 
+def route_id(a: str, b: str) -> str:
+    """The id of the first lane between two cities: their names in lower case without accents,
+    hyphens for spaces and punctuation, in alphabetical order (``mo-i-rana--trondheim``); a
+    second lane adds ``--2``. Game files and the web name lanes by it."""
+    def slug(name: str) -> str:
+        decomposed = unicodedata.normalize("NFKD", name.casefold().translate(_FOLD))
+        plain = "".join(ch if ch.isalnum() and ch.isascii() else " " for ch in decomposed
+                        if not unicodedata.combining(ch))
+        return "-".join(plain.split())
+
+    return "--".join(sorted((slug(a), slug(b))))
+
+
 @dataclass(frozen=True, slots=True)
 class City:
     name: str
@@ -230,6 +243,9 @@ def validate(board: Board) -> None:
                 problems.append(f"route {route.id} ends at unknown city {end!r}")
         if route.a == route.b:
             problems.append(f"route {route.id} is a loop")
+        if route.id not in (route_id(route.a, route.b), route_id(route.a, route.b) + "--2"):
+            problems.append(f"route {route.id} should be named {route_id(route.a, route.b)} "
+                            f"(or --2 for a second lane)")
         if route.length != len(route.spaces) or route.length < 1:
             problems.append(f"route {route.id} has length {route.length} but "
                             f"{len(route.spaces)} spaces")

@@ -4,7 +4,7 @@ from pathlib import Path
 import pytest
 
 from scorer.boards import BOARD_NAMES, load_board, normalize_name
-from scorer.boards.board import board_counts, board_from_json, load_board_file
+from scorer.boards.board import board_counts, board_from_json, load_board_file, route_id
 from scorer.errors import BoardDataError, UnknownCity, UnknownRoute
 
 COUNTED = ("cities", "routes", "city_pairs", "double_pairs", "train_spaces_total",
@@ -103,6 +103,22 @@ def test_lanes_of_one_double_may_differ_in_length():
     board = board_from_json(data)
     first, other = board.lanes(board.routes[second["id"]].a, board.routes[second["id"]].b)
     assert other.length == first.length + 1
+
+
+@pytest.mark.parametrize(("a", "b", "expected"), [
+    ("Mo I Rana", "Trondheim", "mo-i-rana--trondheim"), ("Zürich", "Paris", "paris--zurich"),
+    ("Saint Louis", "Sault St. Marie", "saint-louis--sault-st-marie"),
+    ("København", "Århus", "arhus--kobenhavn"),
+])
+def test_route_ids_are_the_two_city_names_in_alphabetical_order(a, b, expected):
+    assert route_id(a, b) == expected
+
+
+def test_a_route_id_that_breaks_the_rule_is_refused_on_load():
+    data = _data()
+    data["routes"][0]["id"] = "charleston--atlanta"
+    with pytest.raises(BoardDataError, match="should be named atlanta--charleston"):
+        board_from_json(data)
 
 
 def test_a_lane_whose_spaces_do_not_match_its_length_is_still_refused():

@@ -149,8 +149,9 @@ def test_an_unreadable_board_file_is_a_board_error(tmp_path):
 
 
 def test_unknown_board_name_lists_the_boards():
-    with pytest.raises(BoardDataError, match="Boards: europe, nordic, usa"):
+    with pytest.raises(BoardDataError, match=f"Boards: {', '.join(BOARD_NAMES)}") as refused:
         load_board("mars")
+    assert "nordic" in str(refused.value)
 
 
 def test_the_boards_size_is_written_only_in_the_board_data():

@@ -74,8 +74,9 @@ class Variant:
     def board(self) -> Board:
         """The board this set is played on, holding the set's own ticket deck.
 
-        Raises BoardDataError when the board and the set do not fit each other (a route length
-        the set's points table lacks, a tie-break key for a bonus the set does not have).
+        Raises BoardDataError when the board and the set do not fit each other: a route length
+        the set's points table lacks, a tie-break key unknown or for a bonus the set does not
+        have, more players than piece colours.
         """
         return _fitted_board(self)
 

@@ -22,7 +22,7 @@ from werkzeug.wrappers import Response
 
 from scorer.boards import load_board
 from scorer.errors import ScorerError
-from scorer.game import SetOwners
+from scorer.game import Game, SetOwners
 from scorer.messages import Message
 from scorer.web import scan_runner, store
 from scorer.web.common import back_to, flash_message, get_game, htmx_error, is_htmx, refuse
@@ -60,7 +60,7 @@ PHOTO_BOARDS = ("usa", "europe")
 
 
 @bp.app_template_global()
-def photo_refusal(game: Any) -> str | None:
+def photo_refusal(game: Game) -> str | None:
     """Why the photo cannot read this game's board, in the reader's words; None when it can."""
     if game.board.name in PHOTO_BOARDS:
         return None
@@ -68,7 +68,6 @@ def photo_refusal(game: Any) -> str | None:
     boards = _("{names} and {name}", names=", ".join(head), name=last) if head else last
     return _("The photo reads the {boards} boards only: on {board}, tap the claimed lanes "
              "on the map.", boards=boards, board=_(game.board.title))
-
 
 
 @bp.get("")

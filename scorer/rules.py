@@ -11,7 +11,7 @@ from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 
 from scorer.boards import Board, load_board
-from scorer.errors import UnknownVariant
+from scorer.errors import BoardDataError, UnknownVariant
 from scorer.messages import Message, Names
 
 PIECE_COLORS = ("red", "blue", "green", "yellow", "black")
@@ -19,6 +19,12 @@ PIECE_COLORS = ("red", "blue", "green", "yellow", "black")
 ROUTE_POINTS: Mapping[int, int] = MappingProxyType(
     {1: 1, 2: 2, 3: 4, 4: 7, 5: 10, 6: 15, 7: 18, 8: 21}
 )
+# Nordic Countries prints 1-6 and its one 9-long route, worth 27 (rules.md).
+NORDIC_POINTS: Mapping[int, int] = MappingProxyType(
+    {1: 1, 2: 2, 3: 4, 4: 7, 5: 10, 6: 15, 9: 27}
+)
+# The tie-break keys a variant may name (see Variant.tiebreak).
+TIEBREAK_KEYS = ("tickets", "stations", "longest", "globetrotter")
 
 # The names the tie-break keys and the results page give each bonus card.
 GLOBETROTTER = "Globetrotter"
@@ -52,7 +58,11 @@ class Variant:
     # Tie-break keys after points, in order: "tickets" (most completed), "stations" (fewest
     # placed), "longest" and "globetrotter" (holder of that bonus card).
     tiebreak: tuple[str, ...] = ("tickets", "longest")
+    # Points per route length: must hold every length of the board (checked by ``board``).
     points_table: Mapping[int, int] = field(default_factory=lambda: ROUTE_POINTS)
+    # BoardGameGeek's game (id, name) the set is logged as in BG Stats: the base game of its
+    # box, the set's own title going as the play's board.
+    bgg_game: tuple[int, str] = (9209, "Ticket to Ride")
 
     def route_points(self, length: int) -> int:
         return self.points_table[length]
@@ -62,8 +72,13 @@ class Variant:
         return player_count >= self.doubles_from_players
 
     def board(self) -> Board:
-        """The board this set is played on, holding the set's own ticket deck."""
-        return load_board(self.board_name, self.deck)
+        """The board this set is played on, holding the set's own ticket deck.
+
+        Raises BoardDataError when the board and the set do not fit each other: a route length
+        the set's points table lacks, a tie-break key unknown or for a bonus the set does not
+        have, more players than piece colours.
+        """
+        return _fitted_board(self)
 
     @property
     def deck_title(self) -> str:
@@ -88,12 +103,13 @@ USA = Variant(
 EUROPE = Variant(
     name="europe", title="Europe", board_name="europe", trains=45, min_players=2,
     max_players=5, doubles_from_players=4, stations=3, bonus_name="European Express",
-    tiebreak=("tickets", "stations", "longest"),
+    tiebreak=("tickets", "stations", "longest"), bgg_game=(14996, "Ticket to Ride: Europe"),
 )
 EXPRESS = Variant(
     name="express", title="Express", board_name="europe", trains=27, min_players=2,
     max_players=4, doubles_from_players=3, express_cards=True, longest_bonus=0,
     bonus_name="Europe Express", tiebreak=("tickets",),
+    bgg_game=(14996, "Ticket to Ride: Europe"),
 )
 USA_1910 = Variant(
     name="usa-1910", title="USA 1910", board_name="usa", trains=45, min_players=2,
@@ -122,11 +138,47 @@ EUROPE_1912_BIG_CITIES = replace(
     EUROPE, name="europe-1912-big-cities", title="Europe 1912 Big Cities",
     deck=("europe-1912", "big_cities"),
 )
+# Nordic Countries: a board of its own for 2-3 players, its 9-long route, the Globetrotter +10
+# and no longest-path card; with 3 players both lanes of a double are open.
+NORDIC = Variant(
+    name="nordic", title="Nordic Countries", board_name="nordic", trains=40, min_players=2,
+    max_players=3, doubles_from_players=3, longest_bonus=0, globetrotter_bonus=10,
+    tiebreak=("tickets",), points_table=NORDIC_POINTS,
+    bgg_game=(31627, "Ticket to Ride: Nordic Countries"),
+)
 
 VARIANTS: Mapping[str, Variant] = MappingProxyType({
     v.name: v for v in (USA, EUROPE, EXPRESS, USA_1910, USA_MEGA, USA_BIG_CITIES,
-                        EUROPE_1912_EXTENDED, EUROPE_1912_MEGA, EUROPE_1912_BIG_CITIES)
+                        EUROPE_1912_EXTENDED, EUROPE_1912_MEGA, EUROPE_1912_BIG_CITIES, NORDIC)
 })
+
+
+def _fitted_board(variant: Variant) -> Board:
+    # Checked at every load (a set of lengths, microseconds): a variant made by replace() for
+    # a test or a setup choice is checked as it is.
+    board = load_board(variant.board_name, variant.deck)
+    problems = []
+    lengths = sorted({r.length for r in board.routes.values()} - set(variant.points_table))
+    if lengths:
+        problems.append(f"its points table has no entry for route length "
+                        f"{', '.join(map(str, lengths))} (give the set a points_table)")
+    unknown = [key for key in variant.tiebreak if key not in TIEBREAK_KEYS]
+    if unknown:
+        problems.append(f"unknown tie-break keys {unknown} (known: {', '.join(TIEBREAK_KEYS)})")
+    if "stations" in variant.tiebreak and not variant.stations:
+        problems.append("a stations tie-break without stations")
+    if "longest" in variant.tiebreak and not variant.longest_bonus:
+        problems.append("a longest-path tie-break without the longest-path bonus")
+    if "globetrotter" in variant.tiebreak and not variant.globetrotter_bonus:
+        problems.append("a Globetrotter tie-break without the Globetrotter bonus")
+    if not 1 <= variant.min_players <= variant.max_players <= len(PIECE_COLORS):
+        problems.append(f"{variant.min_players}-{variant.max_players} players with "
+                        f"{len(PIECE_COLORS)} piece colours")
+    if problems:
+        raise BoardDataError("Rule set {variant!r} does not fit board {board!r}: {problems}",
+                             variant=variant.name, board=board.name,
+                             problems="; ".join(problems))
+    return board
 
 
 def find_variant(name: str) -> Variant:

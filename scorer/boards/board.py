@@ -32,6 +32,19 @@ def normalize_name(name: str) -> str:
     return "".join(ch for ch in decomposed if ch.isalnum())
 
 
+def route_id(a: str, b: str) -> str:
+    """The id of the first lane between two cities: their names in lower case without accents,
+    hyphens for spaces and punctuation, in alphabetical order (``mo-i-rana--trondheim``); a
+    second lane adds ``--2``. Game files and the web name lanes by it."""
+    def slug(name: str) -> str:
+        decomposed = unicodedata.normalize("NFKD", name.casefold().translate(_FOLD))
+        plain = "".join(ch if ch.isalnum() and ch.isascii() else " " for ch in decomposed
+                        if not unicodedata.combining(ch))
+        return "-".join(plain.split())
+
+    return "--".join(sorted((slug(a), slug(b))))
+
+
 @dataclass(frozen=True, slots=True)
 class City:
     name: str
@@ -230,6 +243,9 @@ def validate(board: Board) -> None:
                 problems.append(f"route {route.id} ends at unknown city {end!r}")
         if route.a == route.b:
             problems.append(f"route {route.id} is a loop")
+        if route.id not in (route_id(route.a, route.b), route_id(route.a, route.b) + "--2"):
+            problems.append(f"route {route.id} should be named {route_id(route.a, route.b)} "
+                            f"(or --2 for a second lane)")
         if route.length != len(route.spaces) or route.length < 1:
             problems.append(f"route {route.id} has length {route.length} but "
                             f"{len(route.spaces)} spaces")
@@ -237,8 +253,6 @@ def validate(board: Board) -> None:
         ids = [r.id for r in pair_routes]
         if len(pair_routes) > 2:
             problems.append(f"more than two lanes: {ids}")
-        if len({r.length for r in pair_routes}) > 1:
-            problems.append(f"lanes of one double differ in length: {ids}")
         if len(pair_routes) == 2 and not pair_routes[1].id.endswith("--2"):
             problems.append(f"second lane of a double is not named --2: {ids}")
     for ticket in board.tickets:
@@ -304,7 +318,11 @@ def _packaged_board(key: str, deck: tuple[str, str] | None) -> Board:
         validate(board)
         return board
     text = resources.files("scorer.boards").joinpath(f"{key}.json").read_text(encoding="utf-8")
-    return board_from_json(json.loads(text))
+    board = board_from_json(json.loads(text))
+    if board.name != key:  # rule sets, forms and the photo find a board by its file's name
+        raise BoardDataError("Board file {key}.json says \"map\": {name!r}; the two must be "
+                             "the same.", key=key, name=board.name)
+    return board
 
 
 @cache

@@ -23,19 +23,15 @@ from scorer.web.store import StoredGame
 
 LINK = "https://app.bgstatsapp.com/createPlay.html?data="
 SOURCE_NAME = "Terminus"
-# BoardGameGeek's game per board. A rule set is logged as the base game of its board (Express,
-# played on the Europe board, as Ticket to Ride: Europe), with its own title as the play's
-# "board", which BG Stats keeps as the variant played.
-BGG_GAMES: dict[str, tuple[int, str]] = {
-    "usa": (9209, "Ticket to Ride"),
-    "europe": (14996, "Ticket to Ride: Europe"),
-}
 
 
 def play_data(stored: StoredGame, sheet: Scoresheet, places: dict[str, int]) -> dict[str, Any]:
     """The play as BG Stats' import reads it: the game, when, every player's total and place."""
     variant = stored.game.variant
-    bgg_id, title = BGG_GAMES[variant.board_name]
+    # The rule set's BoardGameGeek game (Variant.bgg_game: the base game of its box, Express as
+    # Ticket to Ride: Europe) with its own title as the play's "board", which BG Stats keeps
+    # as the variant played.
+    bgg_id, title = variant.bgg_game
     by_name = {p.name: p for p in sheet.players}
     return {
         "sourceName": SOURCE_NAME,

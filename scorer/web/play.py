@@ -431,13 +431,16 @@ def remove_ticket(game_id: str) -> Response | tuple[str, int]:
 
 
 def search_tickets(stored: store.StoredGame, query: str) -> list:
-    """Deck tickets whose city names contain the typed text (no case, no accents)."""
+    """Deck tickets whose city names, or the board's other names for them ("copenhagen" finds
+    København), contain the typed text (no case, no accents)."""
     key = normalize_name(query)
-    deck = stored.game.board.tickets
-    found = [t for t in deck if key in normalize_name(t.a) or key in normalize_name(t.b)]
-    return sorted(found, key=lambda t: (not (normalize_name(t.a).startswith(key)
-                                             or normalize_name(t.b).startswith(key)),
-                                        t.a, t.b))
+    board = stored.game.board
+    names: dict[str, list[str]] = {city: [normalize_name(city)] for city in board.cities}
+    for alias, city in board.aliases.items():
+        names[city].append(normalize_name(alias))
+    found = [t for t in board.tickets if any(key in n for n in names[t.a] + names[t.b])]
+    return sorted(found, key=lambda t: (not any(n.startswith(key)
+                                                for n in names[t.a] + names[t.b]), t.a, t.b))
 
 
 def with_holders(game: Game, tickets: list[Ticket]) -> list[tuple[Ticket, list[str]]]:

@@ -20,8 +20,9 @@ from sqlalchemy import delete, insert
 from werkzeug.exceptions import RequestEntityTooLarge
 from werkzeug.wrappers import Response
 
+from scorer.boards import load_board
 from scorer.errors import ScorerError
-from scorer.game import SetOwners
+from scorer.game import Game, SetOwners
 from scorer.messages import Message
 from scorer.web import scan_runner, store
 from scorer.web.common import back_to, flash_message, get_game, htmx_error, is_htmx, refuse
@@ -52,6 +53,21 @@ from scorer.web.scan_store import (
 
 bp = Blueprint("scan", __name__, url_prefix="/games/<game_id>/scan")
 
+# The boards the photo detector is trained and measured on (README, "The photo detector"). On
+# another board the Photo button and page say so, and no photo is taken: its reading would fail
+# or be wrong, and the players would learn it only after the upload.
+PHOTO_BOARDS = ("usa", "europe")
+
+
+@bp.app_template_global()
+def photo_refusal(game: Game) -> str | None:
+    """Why the photo cannot read this game's board, in the reader's words; None when it can."""
+    if game.board.name in PHOTO_BOARDS:
+        return None
+    *head, last = [_(load_board(name).title) for name in PHOTO_BOARDS]
+    boards = _("{names} and {name}", names=", ".join(head), name=last) if head else last
+    return _("The photo reads the {boards} boards only: on {board}, tap the claimed lanes "
+             "on the map.", boards=boards, board=_(game.board.title))
 
 
 @bp.get("")
@@ -92,6 +108,9 @@ def _no_room() -> str:
 @bp.post("")
 def upload(game_id: str) -> Response | tuple[str, int]:
     stored = get_game(game_id)
+    refusal = photo_refusal(stored.game)
+    if refusal:
+        return _upload_error(stored, refusal, 400)
     data = _sent_photo()
     if isinstance(data, tuple):
         return _upload_error(stored, *data)

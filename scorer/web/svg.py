@@ -49,6 +49,17 @@ class BoardShapes:
     lanes: tuple[LaneShape, ...]
     cities: tuple[CityShape, ...]
 
+    @property
+    def aspect(self) -> str:
+        """The drawn board's width / height (with its margin), as CSS's aspect-ratio takes it:
+        the map's box is sized before the drawing is in (a portrait board is taller)."""
+        return f"{self.width + 2 * PADDING} / {self.height + 2 * PADDING}"
+
+    @property
+    def portrait(self) -> bool:
+        """Taller than wide (Nordic Countries): a phone on its side lays it out otherwise."""
+        return self.height > self.width
+
 
 def _f(value: float) -> str:
     return f"{value:.1f}".rstrip("0").rstrip(".")

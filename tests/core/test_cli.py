@@ -126,3 +126,19 @@ def test_an_unknown_variant_lists_every_rule_set(tmp_path, capsys):
     assert code == 2
     *first, last = VARIANTS
     assert f"{', '.join(first)} or {last}" in json.loads(out)["error"]
+
+
+def test_score_reads_the_nordic_worked_example(tmp_path, capsys):
+    from tests.core.test_nordic import HAND_COUNT, WORKED
+
+    code, out = run(tmp_path, capsys, WORKED, "--text")
+    assert code == 0
+    bob = next(line for line in out.splitlines() if line.startswith("Bob (blue)"))
+    assert bob.split()[-2:] == ["10", "79"]  # the Globetrotter, total
+    assert "Winner: Bob" in out
+    code, out = run(tmp_path, capsys, {**WORKED, "claims": [
+        *WORKED["claims"], {"player": "Ann", "from": "Kristiansand", "to": "Stavanger"}]})
+    assert code == 2 and "already" in json.loads(out)["error"]
+    code, out = run(tmp_path, capsys, WORKED)
+    assert {p["name"]: p["total"] for p in json.loads(out)["players"]} == {
+        name: figures[-1] for name, figures in HAND_COUNT.items()}

@@ -18,9 +18,11 @@ json_values = st.recursive(
     max_leaves=20,
 )
 
-CITIES = ["Paris", "Wien", "zurich", "München", "Gotham", "", "Berlin", "Roma", "Istanbul"]
+CITIES = ["Paris", "Wien", "zurich", "München", "Gotham", "", "Berlin", "Roma", "Istanbul",
+          "Kristiansand", "stavanger", "Lieksa", "Murmansk", "Copenhagen", "Oslo"]
 ROUTES = ["paris--zurich", "munchen--wien", "munchen--zurich", "budapest--wien",
-          "budapest--wien--2", "nope--nope"]
+          "budapest--wien--2", "nope--nope", "kristiansand--stavanger",
+          "kristiansand--stavanger--2", "lieksa--murmansk"]
 # Lone surrogates too: JSON can carry them ("\ud800") though they are not text.
 names = st.sampled_from(["Ann", "Bob", "ann", "Zed", "", "Cat"]) | st.text(
     st.characters(exclude_categories=()), max_size=50)
@@ -39,7 +41,7 @@ ticket = st.fixed_dictionaries(
 game_files = st.fixed_dictionaries(
     {
         "variant": st.sampled_from(["usa", "europe", "express", "EUROPE", "mars",
-                                    "europe-1912-mega", "usa-1910"]) | json_values,
+                                    "europe-1912-mega", "usa-1910", "nordic"]) | json_values,
         "players": st.lists(
             st.fixed_dictionaries({"name": names,
                                    "color": st.sampled_from(["red", "blue", "green", "pink"])})

@@ -4,6 +4,7 @@ from scorer.errors import UnknownVariant
 from scorer.rules import (
     EUROPE,
     EXPRESS,
+    NORDIC,
     USA,
     USA_1910,
     USA_BIG_CITIES,
@@ -12,13 +13,14 @@ from scorer.rules import (
     find_variant,
 )
 
+# rules.md, "Route points, by length"
+RULES_TABLE = {1: 1, 2: 2, 3: 4, 4: 7, 5: 10, 6: 15, 8: 21, 9: 27}
 
-@pytest.mark.parametrize(
-    ("length", "points"), [(1, 1), (2, 2), (3, 4), (4, 7), (5, 10), (6, 15), (8, 21)]
-)
-@pytest.mark.parametrize("variant", list(VARIANTS.values()))
-def test_route_points_follow_the_table(variant, length, points):
-    assert variant.route_points(length) == points
+
+@pytest.mark.parametrize("variant", list(VARIANTS.values()), ids=list(VARIANTS))
+def test_every_route_length_of_the_board_scores_as_the_rules_table_says(variant):
+    lengths = {r.length for r in variant.board().routes.values()}
+    assert {n: variant.route_points(n) for n in lengths} == {n: RULES_TABLE[n] for n in lengths}
 
 
 @pytest.mark.parametrize(
@@ -30,6 +32,7 @@ def test_route_points_follow_the_table(variant, length, points):
         (USA_1910, 45, 0, (2, 5), 0, 15, False),
         (USA_MEGA, 45, 0, (2, 5), 10, 15, False),
         (USA_BIG_CITIES, 45, 0, (2, 5), 0, 0, False),
+        (NORDIC, 40, 0, (2, 3), 0, 10, False),
     ],
 )
 def test_each_variant_sets_trains_stations_players_and_bonuses(
@@ -47,6 +50,7 @@ def test_each_variant_sets_trains_stations_players_and_bonuses(
         (USA, 2, False), (USA, 3, False), (USA, 4, True), (USA, 5, True),
         (EUROPE, 3, False), (EUROPE, 4, True),
         (EXPRESS, 2, False), (EXPRESS, 3, True), (EXPRESS, 4, True),
+        (NORDIC, 2, False), (NORDIC, 3, True),
     ],
 )
 def test_second_lane_of_a_double_is_closed_in_small_games(variant, players, open_):
@@ -60,6 +64,7 @@ def test_tiebreak_orders_differ_between_variants():
     assert USA_1910.tiebreak == ("tickets", "globetrotter")
     assert USA_MEGA.tiebreak == ("tickets", "longest", "globetrotter")
     assert USA_BIG_CITIES.tiebreak == ("tickets",)
+    assert NORDIC.tiebreak == ("tickets",)
 
 
 def test_variants_are_found_by_name_in_any_case():

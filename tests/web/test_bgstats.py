@@ -10,7 +10,6 @@ from datetime import datetime
 from urllib.parse import unquote, urlsplit
 
 from scorer.rules import VARIANTS
-from scorer.web.bgstats import BGG_GAMES
 from tests.web.test_records import express_tie, usa_game
 
 # https://www.bgstatsapp.com/support/push-plays-to-bg-stats-from-other-apps-or-websites/
@@ -79,8 +78,11 @@ def test_an_express_game_goes_as_the_europe_base_game_with_its_rule_set_as_the_b
         ("Ann", 64, 1, True), ("Cleo", 64, 1, True)]
 
 
-def test_every_rule_set_has_its_boards_boardgamegeek_game():
-    assert {v.board_name for v in VARIANTS.values()} <= set(BGG_GAMES)
+def test_every_rule_set_is_logged_as_its_boxs_boardgamegeek_game():
+    # BoardGameGeek: 9209 Ticket to Ride, 14996 Ticket to Ride: Europe, 31627 Nordic Countries
+    by_board = {"usa": 9209, "europe": 14996, "nordic": 31627}
+    assert {v.name: v.bgg_game[0] for v in VARIANTS.values()} == {
+        v.name: by_board[v.board_name] for v in VARIANTS.values()}
 
 
 def test_a_game_not_finished_offers_no_bg_stats_link_and_says_why(client, usa):

@@ -7,11 +7,11 @@ import re
 
 import pytest
 
-from scorer.boards import load_board
+from scorer.boards import BOARD_NAMES, load_board
 from scorer.web import svg
 
 
-@pytest.mark.parametrize("name", ["usa", "europe"])
+@pytest.mark.parametrize("name", BOARD_NAMES)
 def test_every_lane_draws_one_space_per_train_at_its_position_and_angle(name):
     board = load_board(name)
     shapes = {lane.id: lane for lane in svg.board_shapes(name).lanes}
@@ -37,7 +37,7 @@ def _distance_to_polyline(point, points):
     return best
 
 
-@pytest.mark.parametrize("name", ["usa", "europe"])
+@pytest.mark.parametrize("name", BOARD_NAMES)
 def test_the_centre_of_every_lanes_box_lies_on_the_lane(name):
     """Browser automation taps the centre of an element's box: it must hit the lane."""
     for lane in svg.board_shapes(name).lanes:

@@ -179,15 +179,22 @@ def test_both_lanes_of_a_double_moved_alike_across_are_both_read_surely(
     x0, x1, y0, y1 = int(min(xs)) - 40, int(max(xs)) + 40, int(min(ys)) - 40, int(max(ys)) + 40
     moved = lab.copy()
     moved[y0:y1, x0:x1] = np.roll(lab[y0:y1, x0:x1], across, axis=axis)
-    results = lane_results(space_probabilities(moved, board), board)
+    probs = space_probabilities(moved, board)
+    results = lane_results(probs, board)
+    _, _, owner_of = space_table(board)
+    routes = [r.id for r in space_table(board)[0]]
     for lane in pair:
         owner = truth["routes"][lane.id]
-        # black pieces on a black route are read, though maybe listed to check
-        sure = (DEFAULT.same_colour_min - DEFAULT.same_colour_margin if owner == lane.color
-                else 0.9)
         assert owner is not None
+        if owner == lane.color:
+            # black pieces on a black route: seen where they lie, as surely as bare print can
+            # be (the review lists such a lane, bare print being likelier below 0.8)
+            spaces = probs[owner_of == routes.index(lane.id)]
+            assert spaces[:, CLASSES.index(owner)].mean() >= 0.7
+            assert owner in (lane_of(results, lane.id).owner, lane_of(results, lane.id).second)
+            continue
         assert lane_of(results, lane.id).owner == owner
-        assert lane_of(results, lane.id).confidence >= sure
+        assert lane_of(results, lane.id).confidence >= 0.9
 
 
 @pytest.mark.parametrize(("name", "route_id"), [
@@ -228,8 +235,8 @@ OWN_COLOUR = pytest.mark.parametrize(("route_id", "colour"), [
 @OWN_COLOUR
 def test_pieces_read_surely_in_their_route_s_own_printed_colour_keep_their_owner_and_pass(
         route_id, colour):
-    """A sure read in the route's own colour is pieces, not print (on real photos every right
-    one read above 0.7, every bare print below): it is not listed to check."""
+    """A sure read in the route's own colour is pieces, not print (on real photos read by a
+    model that never saw their board, bare print read up to 0.85): it is not listed to check."""
     route = USA.routes[route_id]
     probs = probabilities(USA, {route_id: [colour] * route.length}, sure=0.98)
     lane = lane_of(lane_results(probs, USA), route_id)
@@ -238,7 +245,7 @@ def test_pieces_read_surely_in_their_route_s_own_printed_colour_keep_their_owner
 
 
 @OWN_COLOUR
-@pytest.mark.parametrize("sure", [0.8, 0.84])
+@pytest.mark.parametrize("sure", [0.81, 0.84])
 def test_a_read_in_the_route_s_own_colour_needs_the_margin_to_pass_unchecked(
         route_id, colour, sure):
     route = USA.routes[route_id]
@@ -249,11 +256,12 @@ def test_a_read_in_the_route_s_own_colour_needs_the_margin_to_pass_unchecked(
 
 
 @OWN_COLOUR
+@pytest.mark.parametrize("sure", [0.6, 0.75])
 def test_a_weak_read_in_the_route_s_own_colour_is_bare_print_to_check_not_pieces(
-        route_id, colour):
+        route_id, colour, sure):
     """An empty route printed red reads weakly as red pieces: no owner, listed to check."""
     route = USA.routes[route_id]
-    probs = probabilities(USA, {route_id: [colour] * route.length}, sure=0.6)
+    probs = probabilities(USA, {route_id: [colour] * route.length}, sure=sure)
     lane = lane_of(lane_results(probs, USA), route_id)
     assert lane.owner is None
     assert lane.confidence < 0.75

@@ -49,6 +49,27 @@ def photo_format(head: bytes) -> tuple[str, ...]:
     return ()
 
 
+# The most megapixels per format, from what decoding one at that size takes at its worst in
+# the detection's child (benchmarks/decode_memory.py: a flat colour, the smallest file for the
+# most pixels; the detector's decode and the review's photos), beyond what the child held
+# before, at 50 megapixels: baseline JPEG 119 MB (decoded reduced, libjpeg's DCT scaling), a
+# progressive 4:4:4 JPEG 334 MB (libjpeg keeps all its coefficients), PNG 211, AVIF 446, HEIC
+# 353, a HEIC grid of 512 px tiles 399; WebP, lossless or not, 770 MB (15.4 MB a megapixel:
+# Pillow's decoder holds the whole RGBA frame twice), hence 30 megapixels for WebP (463 MB).
+# Every photo fits DECODE_BOUND_MB. Checked from the file's header, before anything is
+# decoded; ``config.max_megapixels`` caps them all.
+DECODE_BOUND_MB = 480
+FORMAT_MEGAPIXELS = {"JPEG": 50.0, "MPO": 50.0, "PNG": 50.0, "WEBP": 30.0, "AVIF": 50.0,
+                     "HEIF": 50.0}
+_FORMAT_NAMES = {"JPEG": "JPEG", "MPO": "JPEG", "PNG": "PNG", "WEBP": "WebP", "AVIF": "AVIF",
+                 "HEIF": "HEIC"}
+
+
+def megapixel_limit(fmt: str | None, config: VisionConfig = DEFAULT) -> float:
+    """The most megapixels a photo of Pillow format ``fmt`` may have."""
+    return min(config.max_megapixels, FORMAT_MEGAPIXELS.get(fmt or "", 30.0))
+
+
 # EXIF orientations that swap width and height
 _TRANSPOSED = {5, 6, 7, 8}
 # formats whose extra frames are not animation: HEIF/AVIF hold thumbnails and depth, MPO is a
@@ -85,10 +106,12 @@ def decode_scaled(
             warnings.simplefilter("error", Image.DecompressionBombWarning)
             image = Image.open(io.BytesIO(data), formats=formats)
             width, height = image.size
-            if width * height > config.max_megapixels * 1e6:
+            limit = megapixel_limit(image.format, config)
+            if width * height > limit * 1e6:
                 raise ImageRejected(
                     "The image is too large ({width}x{height} px, at most {limit:.0f} "
-                    "megapixels).", width=width, height=height, limit=config.max_megapixels)
+                    "megapixels as {format}).", width=width, height=height,
+                    limit=limit, format=_FORMAT_NAMES.get(image.format or "", "?"))
             if getattr(image, "is_animated", False) and image.format not in _STILL_MULTI_FRAME:
                 raise ImageRejected("Animated images are not accepted: send a still photo.")
             orientation = image.getexif().get(0x0112, 1)

@@ -36,7 +36,7 @@ from scorer.web.scan_review import (
     review_context,
     station_changes,
 )
-from scorer.web.scan_runner import ScannerBusy, busy_message, detection_slot, shown_photo
+from scorer.web.scan_runner import ScannerBusy, corner_photo
 from scorer.web.scan_store import (
     MAX_PHOTO_BYTES,
     QUOTAS,
@@ -128,10 +128,10 @@ def upload(game_id: str) -> Response | tuple[str, int]:
         return _upload_error(stored, _no_room(), 507)
     try:
         scan_runner.run_detection(stored, load_scan(db, game_id, scan_id, change=True), data=data)
-    except ScannerBusy:
+    except ScannerBusy as busy:
         with transaction(db, game_id):
             db.execute(delete(scans).where(scans.c.game_id == game_id, scans.c.id == scan_id))
-        return _upload_error(stored, busy_message(), 503)
+        return _upload_error(stored, busy.said(), 503)
     with transaction(db, game_id):
         prune(db, game_id)
     target = url_for("scan.review", game_id=game_id, scan_id=scan_id)
@@ -192,8 +192,8 @@ def add_photo(game_id: str, scan_id: str) -> Response | tuple[str, int]:
         return _review_error(stored, scan_id, _no_room(), 507)
     try:
         failed = scan_runner.add_photo(stored, scan_id, data)
-    except ScannerBusy:
-        return _review_error(stored, scan_id, busy_message(), 503)
+    except ScannerBusy as busy:
+        return _review_error(stored, scan_id, busy.said(), 503)
     if failed is not None:
         return _review_error(stored, scan_id, _("The other photo was not read: {reason}",
                                                 reason=translate(failed)), 422)
@@ -381,8 +381,7 @@ def _shown_factor(game_id: str, scan: Scan) -> float:
     if scan.shown_factor is not None:
         return scan.shown_factor
     data = stored_file(game_id, scan.id, "photo") or b""
-    with detection_slot():
-        jpeg, factor = shown_photo(data, scale=scan.scale)
+    jpeg, factor = corner_photo(data, scan.scale)  # decoded in a slot, in a child
     with locked(game_id, scan.id) as now:  # two phones may make it at once: one is kept
         save(game_id, scan.id, now.result, shown_factor=factor)
         put_files(game_id, scan.id, {"shown.jpg": jpeg})
@@ -404,9 +403,9 @@ def corners_page(game_id: str, scan_id: str) -> tuple[str, int] | str:
         factor = _shown_factor(game_id, scan)
     except ScanClosed:  # pruned meanwhile (newer photos of the game)
         abort(404)
-    except ScannerBusy:
+    except ScannerBusy as busy:
         return render_template("pages/scan_failed.html", stored=stored, scan_id=scan_id,
-                               error=busy_message(), can_place_corners=True), 503
+                               error=busy.said(), can_place_corners=True), 503
     except ScorerError as exc:  # not an image at all: nothing to place corners on
         return render_template("pages/scan_failed.html", stored=stored, scan_id=scan_id,
                                error=refuse(exc), can_place_corners=False), 422
@@ -430,8 +429,8 @@ def set_corners(game_id: str, scan_id: str) -> Response | tuple[str, int]:
     corners = [values[i:i + 2] for i in range(0, 8, 2)]
     try:
         scan_runner.run_detection(stored, scan, corners)
-    except ScannerBusy:
-        flash_message(busy_message(), error=True)
+    except ScannerBusy as busy:
+        flash_message(busy.said(), error=True)
         return back_to("scan.corners_page", game_id=game_id, scan_id=scan_id)
     return back_to("scan.review", game_id=game_id, scan_id=scan_id)
 

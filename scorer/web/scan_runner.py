@@ -2,19 +2,22 @@
 number of slots, within a time limit; the outcome (the reading or why it failed) stored.
 
 Detection is slow and memory-hungry, so at most ``SCAN_WORKERS`` run at once per process;
-a further upload waits up to ``SCAN_WAIT`` seconds for a slot, then gets a "busy" answer.
+a further upload waits up to ``SCAN_WAIT`` seconds for a slot, then gets a "busy" answer. A
+device holding a slot gets no second one while another device waits (DeviceBusy, at once).
+Every decode of an uploaded photo runs in the child process, under the time limit.
 """
 
 from __future__ import annotations
 
 import logging
 import threading
-from collections.abc import Iterator
+import time
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from flask import Flask, current_app
+from flask import Flask, current_app, g, request
 
 from scorer.errors import ScorerError
 from scorer.messages import Message
@@ -41,20 +44,123 @@ def busy_message() -> str:
 class ScannerBusy(Exception):
     """Every detection slot stayed taken for SCAN_WAIT seconds: nothing was read."""
 
+    def said(self) -> str:
+        """Why, in the table's words."""
+        return busy_message()
+
+
+class DeviceBusy(ScannerBusy):
+    """This device holds a detection slot already while another device waits for one: its
+    further photo is refused at once (the slots go round the tables, not to the fastest)."""
+
+    def said(self) -> str:
+        return _("This phone is already having a photo read while other tables wait for the "
+                 "scanner: send this one when the first is read.")
+
+
+# Who holds and who waits for the slots, by device (``_device``), under ``_fair``.
+_fair = threading.Lock()
+_held: dict[str, int] = {}
+_waiting: dict[str, int] = {}
+_POLL = 0.05  # s between a waiting request's looks at the slots
+
+
+def _device() -> str:
+    """The device asking (its cookie's id); one that sent no cookie (a script, a first
+    request) stands for its address, so a client cannot be many devices by dropping it."""
+    from scorer.web.devices import device_id
+
+    device = device_id()
+    if g.get("new_device"):
+        return "address " + (request.remote_addr or "")
+    return device
+
+
+def _gives_way(device: str) -> bool:
+    """Under ``_fair``: ``device`` holds a slot while another device holding none waits."""
+    return _held.get(device, 0) > 0 and any(
+        count > 0 and not _held.get(other, 0)
+        for other, count in _waiting.items() if other != device)
+
+
+def _count(table: dict[str, int], device: str, step: int) -> None:
+    table[device] = table.get(device, 0) + step
+    if table[device] <= 0:
+        del table[device]
+
+
+def _take_slot(slots: threading.BoundedSemaphore) -> Callable[[], None]:
+    """One of the SCAN_WORKERS slots for this request's device, waiting SCAN_WAIT s at most
+    (ScannerBusy); DeviceBusy at once when the device holds one already and another device is
+    waiting, or comes to wait meanwhile. Returns the function that gives it back."""
+    device = _device()
+    deadline = time.monotonic() + float(current_app.config["SCAN_WAIT"])
+    with _fair:
+        _count(_waiting, device, 1)
+    try:
+        while True:
+            with _fair:
+                if _gives_way(device):
+                    raise DeviceBusy
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise ScannerBusy
+            if slots.acquire(timeout=min(left, _POLL)):
+                with _fair:
+                    if not _gives_way(device):
+                        _count(_held, device, 1)
+                        break
+                slots.release()
+                raise DeviceBusy
+    finally:
+        with _fair:
+            _count(_waiting, device, -1)
+    given_back: list[bool] = []
+
+    def release() -> None:
+        if not given_back:
+            given_back.append(True)
+            with _fair:
+                _count(_held, device, -1)
+            slots.release()
+
+    return release
+
 
 @contextmanager
 def detection_slot() -> Iterator[None]:
-    """Hold one of the SCAN_WORKERS slots: every decode of a photo (the detection, the
-    rectified and corner views) runs inside one, so their memory adds up to SCAN_WORKERS
-    decodes at most, whatever the mix of requests. Raises ScannerBusy after SCAN_WAIT s."""
+    """Hold one of the SCAN_WORKERS slots (fairly between devices: ``_take_slot``): every
+    decode of a photo runs inside one, so their memory adds up to SCAN_WORKERS decodes at
+    most, whatever the mix of requests. Raises ScannerBusy after SCAN_WAIT s."""
     slots = _slots
     assert slots is not None
-    if not slots.acquire(timeout=current_app.config["SCAN_WAIT"]):
-        raise ScannerBusy
+    release = _take_slot(slots)
     try:
         yield
     finally:
-        slots.release()
+        release()
+
+
+def corner_photo(data: bytes, scale: float) -> tuple[bytes, float]:
+    """``shown_photo`` in a detection slot and, under SCAN_ISOLATED, in a child process within
+    SCAN_TIME_LIMIT (TookTooLong): the server's process never decodes an uploaded photo."""
+    from scorer.vision.errors import ImageRejected
+
+    with detection_slot():
+        if not current_app.config["SCAN_ISOLATED"]:
+            return shown_photo(data, scale)
+        try:
+            answer = _in_child("shown", (data, scale),
+                               float(current_app.config["SCAN_TIME_LIMIT"]))
+        except TookTooLong:
+            raise ImageRejected(Message("Reading this photo took too long: try another "
+                                        "photo.")) from None
+        except RuntimeError:
+            raise ImageRejected(Message("The photo could not be read: try another "
+                                        "photo.")) from None
+    if answer[0] == "error":
+        raise answer[1]
+    return answer
 
 
 @dataclass
@@ -72,26 +178,24 @@ class PhotoRead:
 def read_photo(stored: store.StoredGame, data: bytes, scale: float = 1.0,
                corners: list[list[float]] | None = None, where: str = "") -> PhotoRead:
     """Detect the lanes on a photo's bytes (``scale``: px of the photo as uploaded per px of
-    ``data``; ``corners`` in the uploaded photo's px), making its rectified view.
+    ``data``; ``corners`` in the uploaded photo's px), making the review's photos.
 
-    The detector runs in a thread of its own that holds the detection slot until it returns;
-    the request waits for it SCAN_TIME_LIMIT seconds at most, then says so. With
-    SCAN_ISOLATED (the default) the detector itself runs in a child process, killed at that
-    limit, which gives the slot back; in the app's own process (tests that replace the
-    detector) a detector that never returned would keep its slot, so the memory bound holds.
-    The thread only reads and makes images: the caller writes them to the database.
+    A thread of its own holds the request's detection slot (``_take_slot``: fair between
+    devices) until the reading returns; the request waits for it SCAN_TIME_LIMIT seconds at
+    most, then says so. With SCAN_ISOLATED (the default) everything that decodes the photo
+    (the detection, the rectified view, the photo kept reduced, after a failure the corners
+    page's photo) runs in one child process, killed at that limit, which gives the slot back:
+    the server's process only receives the small JPEGs and the detection. In the app's own
+    process (tests that replace the detector) a detector that never returned would keep its
+    slot, so the memory bound holds. The caller writes the outcome to the database.
     """
-    # OpenCV loads with the first scan, not with the app
-    from scorer.vision import detect, rectified_jpeg
-
     game = stored.game
     colors = [p.color for p in game.players]
     limit = float(current_app.config["SCAN_TIME_LIMIT"])
     isolated = bool(current_app.config["SCAN_ISOLATED"])
     slots = _slots
     assert slots is not None
-    if not slots.acquire(timeout=current_app.config["SCAN_WAIT"]):
-        raise ScannerBusy
+    release = _take_slot(slots)
     outcome: dict[str, Any] = {}
     done = threading.Event()
     read_out = PhotoRead()
@@ -100,22 +204,17 @@ def read_photo(stored: store.StoredGame, data: bytes, scale: float = 1.0,
         try:
             kept_corners = [[x / scale, y / scale] for x, y in corners] if corners else None
             if isolated:
-                detection = _detect_in_child(data, game.board.name, colors, kept_corners, limit)
+                kind, value, files, columns = _in_child(
+                    "read", (data, game.board.name, colors, kept_corners, scale), limit)
             else:
-                detection = detect(data, game.board, colors, kept_corners)
-            read_out.files["rectified.jpg"] = rectified_jpeg(data, detection, game.board,
-                                                             RECTIFIED_WIDTH)
-            outcome["detection"] = detection.scaled(scale)
-            _keep_reduced(read_out.files, read_out.columns, data, scale)
-        except ScorerError as exc:
-            outcome["error"] = exc
-            if type(exc).__name__ != "ImageRejected":
-                try:  # the corners page shows the photo next: reduced here, in the slot
-                    read_out.files["shown.jpg"], read_out.columns["shown_factor"] = (
-                        shown_photo(data, scale))
-                    _keep_reduced(read_out.files, read_out.columns, data, scale)
-                except (ScorerError, OSError):
-                    pass
+                kind, value, files, columns = _read_photo_here(
+                    data, game.board.name, colors, kept_corners, scale)
+            read_out.files.update(files)
+            read_out.columns.update(columns)
+            if kind == "ok":
+                outcome["detection"] = value.scaled(scale)
+            else:
+                outcome["error"] = value
         except TookTooLong:
             log.warning("detection of %s killed after SCAN_TIME_LIMIT", where)
             outcome["timeout"] = True
@@ -123,12 +222,12 @@ def read_photo(stored: store.StoredGame, data: bytes, scale: float = 1.0,
             log.exception("detection failed on %s", where)
             outcome["failure"] = True
         finally:
-            slots.release()
+            release()
             done.set()
 
     threading.Thread(target=read, name="detection", daemon=True).start()
-    # isolated: the child is killed at the limit; the rest (rectified view) takes a second
-    if not done.wait(limit + 30 if isolated else limit) or "timeout" in outcome:
+    # isolated: the child (detection and the review's photos) is killed at the limit
+    if not done.wait(limit + 10 if isolated else limit) or "timeout" in outcome:
         log.warning("detection of %s still running after SCAN_TIME_LIMIT", where)
         return PhotoRead(error=Message("Reading this photo took too long: try another photo."),
                          rejected=True)
@@ -183,6 +282,36 @@ def add_photo(stored: store.StoredGame, scan_id: str, data: bytes) -> Message | 
     return None
 
 
+def _read_photo_here(data: bytes, board: str, colors: list[str],
+                     corners: list[list[float]] | None, scale: float,
+                     ) -> tuple[str, Any, dict[str, bytes], dict[str, Any]]:
+    """Everything a photo's reading decodes, in the process that runs it (the detection's child
+    under SCAN_ISOLATED): the detection and the review's photos (the rectified view, the photo
+    kept reduced; after a failure that was no refusal, the corners page's photo). Returns
+    ("ok", the detection, files, columns) or ("error", the ScorerError, files, columns)."""
+    from scorer.boards import load_board
+
+    # OpenCV loads with the first scan, not with the app
+    from scorer.vision import detect, rectified_jpeg
+
+    files: dict[str, bytes] = {}
+    columns: dict[str, Any] = {}
+    the_board = load_board(board)
+    try:
+        detection = detect(data, the_board, colors, corners)
+    except ScorerError as exc:
+        if type(exc).__name__ != "ImageRejected":
+            try:  # the corners page shows the photo next: reduced here, in the slot
+                files["shown.jpg"], columns["shown_factor"] = shown_photo(data, scale)
+                _keep_reduced(files, columns, data, scale)
+            except (ScorerError, OSError):
+                pass
+        return "error", exc, files, columns
+    files["rectified.jpg"] = rectified_jpeg(data, detection, the_board, RECTIFIED_WIDTH)
+    _keep_reduced(files, columns, data, scale)
+    return "ok", detection, files, columns
+
+
 def _keep_reduced(files: dict[str, bytes], columns: dict[str, Any], data: bytes,
                   scale: float) -> None:
     """Keep the photo for its review as an upright JPEG of KEPT_PHOTO_LONG px at most (in a
@@ -203,15 +332,13 @@ class TookTooLong(Exception):
 _children: list[Any] = []  # the forkserver context, made on the first isolated detection
 
 
-def _detect_in_child(data: bytes, board: str, colors: list[str],
-                     corners: list[list[float]] | None, limit: float) -> Any:
-    """``scorer.vision.detect`` in a child process (forked from a server process that has the
-    detector imported), killed after ``limit`` seconds: TookTooLong. Raises the detector's
-    ImageRejected or BoardNotFound as it would; RuntimeError when the child died."""
+def _in_child(task: str, args: tuple[Any, ...], limit: float) -> Any:
+    """``_read_photo_here`` ("read") or ``shown_photo`` ("shown") in a child process (forked
+    from a forkserver that has the detector imported), killed after ``limit`` seconds:
+    TookTooLong. Every decode of an uploaded photo runs in such a child, so the server's own
+    process only ever holds the small images it sends back. A refusal or "no board" comes back
+    as the ScorerError it was; RuntimeError when the child died (out of memory, killed)."""
     import multiprocessing
-
-    # scorer.vision loads OpenCV: with the first scan, not with the app
-    from scorer.vision.errors import BoardNotFound, ImageRejected
 
     if not _children:
         context = multiprocessing.get_context("forkserver")
@@ -219,7 +346,7 @@ def _detect_in_child(data: bytes, board: str, colors: list[str],
         _children.append(context)
     context = _children[0]
     receive, send = context.Pipe(duplex=False)
-    child = context.Process(target=_detect_child, args=(send, data, board, colors, corners),
+    child = context.Process(target=_child_main, args=(send, task, args),
                             name="detection", daemon=True)
     child.start()
     send.close()
@@ -236,26 +363,36 @@ def _detect_in_child(data: bytes, board: str, colors: list[str],
         receive.close()
     if kind == "ok":
         return value
-    if kind == "rejected":
-        raise ImageRejected(Message.from_json(value))
-    if kind == "not-found":
-        raise BoardNotFound(Message.from_json(value))
+    if kind == "error":
+        return _rebuilt(*value)
     raise RuntimeError(f"{value} (exit code {child.exitcode})")
 
 
-def _detect_child(send: Any, data: bytes, board: str, colors: list[str],
-                  corners: list[list[float]] | None) -> None:
-    """In the child process: detect and send back the detection, or why there is none."""
-    from scorer.boards import load_board
-    from scorer.vision import detect  # preloaded by the forkserver; OpenCV is not the app's
-    from scorer.vision.errors import ImageRejected
+def _rebuilt(kind: str, message: dict[str, Any], files: dict[str, bytes],
+             columns: dict[str, Any]) -> Any:
+    """A reading's failure sent back by the child: its ScorerError rebuilt, and its files."""
+    from scorer.vision.errors import BoardNotFound, ImageRejected
 
+    error = (ImageRejected if kind == "rejected" else BoardNotFound)(Message.from_json(message))
+    return "error", error, files, columns
+
+
+def _child_main(send: Any, task: str, args: tuple[Any, ...]) -> None:
+    """In the child process: run the task and send back its outcome (picklable)."""
+    answer: tuple[str, Any]
     try:
-        answer: tuple[str, Any] = ("ok", detect(data, load_board(board), colors, corners))
-    except ImageRejected as exc:
-        answer = ("rejected", exc.message.to_json())
-    except ScorerError as exc:
-        answer = ("not-found", exc.message.to_json())
+        if task == "shown":
+            answer = ("ok", shown_photo(*args))
+        else:
+            outcome = _read_photo_here(*args)
+            if outcome[0] == "ok":
+                answer = ("ok", outcome)
+            else:
+                error = outcome[1]
+                answer = ("error", ("rejected" if type(error).__name__ == "ImageRejected"
+                                    else "not-found", error.message.to_json(), *outcome[2:]))
+    except ScorerError as exc:  # shown_photo's refusal
+        answer = ("error", ("rejected", exc.message.to_json(), {}, {}))
     except BaseException as exc:  # whatever it is, the parent says so
         answer = ("failure", repr(exc))
     send.send(answer)

@@ -186,7 +186,9 @@ def test_a_photo_larger_than_the_game_quota_is_refused_and_not_kept(tmp_path):
 
 def test_decodes_from_any_mix_of_requests_never_exceed_the_pool(tmp_path, monkeypatch):
     """The memory bound: at most SCAN_WORKERS photos are decoded at once, whatever arrives
-    (uploads, corner pages of scans whose reduced photo is not made yet)."""
+    (uploads, corner pages of scans whose reduced photo is not made yet). Counted in the app's
+    own process (SCAN_ISOLATED off): isolated, every decode is in a child process, one a slot
+    (test_decode_bounds: none in the server's)."""
     import importlib
     import threading
     from concurrent.futures import ThreadPoolExecutor
@@ -214,7 +216,7 @@ def test_decodes_from_any_mix_of_requests_never_exceed_the_pool(tmp_path, monkey
     monkeypatch.setattr(pipeline, "decode_scaled", counted)
     monkeypatch.setattr(render, "decode_scaled", counted)
     photo = noise_png((900, 600))
-    with served(tmp_path, workers=2, wait=30) as (port, slots, games, app):
+    with served(tmp_path, workers=2, wait=30, SCAN_ISOLATED=False) as (port, slots, games, app):
         owner = Phone(port, timeout=60).open()
         game, other = (owner.new_game({"variant": "europe", "players": players("Ann", "Bob")})
                        for _ in range(2))

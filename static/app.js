@@ -351,6 +351,19 @@
     else if (lane && lane.d <= laneReach) target = lane.el;
     else if (city && city.d <= 26) target = city.el;
     if (!target) return true;  // open sea: nothing to do
+    if (target === lane.el && !svg.closest(".scan-map") && lane.d * k > ON_LANE_PX
+        && !claimable(lane.el)) {
+      // Near another player's lane (or a closed one) but not on it, a free lane as near
+      // within a fingertip is the one meant: that lane could not be claimed anyway.
+      var free = near.lanes.filter(function (l) {
+        return claimable(l.el) && (l.d - lane.d) * k <= SET_ASIDE_PX;
+      })[0];
+      if (free) {
+        near.lanes = near.lanes.filter(function (l) { return claimable(l.el); });
+        lane = near.lanes[0];
+        target = lane.el;
+      }
+    }
     if (target === lane.el && svg.closest(".scan-map")) {
       chooseOwner(lane.el);
       return true;
@@ -384,6 +397,18 @@
   // nearer than that, the tap is between them (a finger lands ~8 px off where it aims).
   var AMBIGUOUS_PX = 3;
   var NEIGHBOUR_PX = 30;
+  var ON_LANE_PX = 2;  // a tap this near a lane is on it (the printed spaces' half width)
+  var SET_ASIDE_PX = 4;
+
+  // A lane the selected player may claim or release: not another player's, not closed.
+  function claimable(lane) {
+    var kind = lane.getAttribute("class") || "";
+    if (/\bclosed\b/.test(kind)) return false;
+    if (!/\bown\b/.test(kind)) return true;
+    var me = document.querySelector('#players button[data-player][aria-pressed="true"]');
+    var color = me && /\bpc-(\w+)/.exec(me.getAttribute("class") || "");
+    return !!color && kind.indexOf("own-" + color[1]) >= 0;
+  }
 
   // Which city each lane joins, from the board's drawing: the cities nearest its two ends
   // (the lanes carry their ids, the cities their names), kept per board drawing.

@@ -225,9 +225,6 @@ class Player:
         if added == {route_id}:
             return True
         self.seen.append(f"wrong {sorted(added)}")
-        import os
-        if os.environ.get("GSHOTS"):
-            self.page.screenshot(path=f"{os.environ['GSHOTS']}/{route_id}-{len(self.seen)}.png")
         self.wrong += 1
         if added or (before - self.owned()):
             self.tap(self.page.locator("[data-undo]").first)

@@ -373,6 +373,7 @@
       // Between the two lanes of a double, closer together than a fingertip: ask.
       if (other && ends(other.el) === ends(lane.el) && (lane.d + other.d) * k < 16
           && lane.d > 0.3 * (lane.d + other.d)) {
+        chooserTap = { x: x, y: y, t: Date.now() };
         chooseLane([lane.el, other.el]);
         return true;
       }
@@ -384,6 +385,7 @@
       var routes = close.map(function (l) { return ends(l.el); })
         .filter(function (e, i, all) { return all.indexOf(e) === i; });
       if (routes.length > 1) {
+        chooserTap = { x: x, y: y, t: Date.now() };
         chooseLane(close.slice(0, 4).map(function (l) { return l.el; }),
                    { svg: svg, x: x, y: y });
         return true;
@@ -398,7 +400,7 @@
   var AMBIGUOUS_PX = 3;
   var NEIGHBOUR_PX = 30;
   var ON_LANE_PX = 2;  // a tap this near a lane is on it (the printed spaces' half width)
-  var SET_ASIDE_PX = 4;
+  var SET_ASIDE_PX = 8;  // a finger lands ~8 px off where it aims
 
   // A lane the selected player may claim or release: not another player's, not closed.
   function claimable(lane) {
@@ -500,6 +502,21 @@
     });
     return wrap;
   }
+
+  // The click that follows the tap which opened a chooser comes after it is shown, and may
+  // land on it (the magnified board, a button) under the finger: it is that tap's, not a
+  // choice. (The board's own clicks are swallowed in setupMap.)
+  var chooserTap = null;
+  document.addEventListener("click", function (e) {
+    var tap = chooserTap;
+    if (!tap || Date.now() - tap.t > 800) { chooserTap = null; return; }
+    if (Math.hypot(e.clientX - tap.x, e.clientY - tap.y) > 30) return;
+    chooserTap = null;
+    if (e.target.closest && e.target.closest("#lane-choice")) {
+      e.preventDefault();
+      e.stopPropagation();
+    }
+  }, true);
 
   // A chooser of big buttons (a lane's owner, one lane of a double) with a cancel button,
   // shown over the page until a choice or the cancel removes it.

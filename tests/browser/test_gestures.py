@@ -133,3 +133,66 @@ def test_a_tap_between_lanes_of_two_routes_shows_them_magnified_to_tap_again(
     expect(table.lane(wanted)).to_have_class(owned_by("red"))
     assert table.score()["players"][0]["routes"] == [wanted]
     assert phone.problems == []
+
+
+# A point of the whole board (in board units) a few px off a single lane X, with a single lane
+# Y of another route as the next nearest, a little farther, and no third lane near: X taken by
+# another player, a tap there means Y.
+FIND_BESIDE = """() => {
+  const svg = document.querySelector('#board svg');
+  const ctm = svg.getScreenCTM(), k = Math.hypot(ctm.a, ctm.b);
+  const all = [...svg.querySelectorAll('a[data-route-id]')].map(a => a.dataset.routeId);
+  const single = id => !id.endsWith('--2') && !all.includes(id + '--2');
+  const lanes = all.map(id => ({id, pts: svg.querySelector(
+    `a[data-route-id="${id}"] polyline`).getAttribute('points').trim().split(/\\s+/)
+    .map(p => p.split(',').map(Number))}));
+  const seg = (p, a, b) => {
+    const dx = b[0] - a[0], dy = b[1] - a[1], l = dx * dx + dy * dy;
+    const t = l ? Math.max(0, Math.min(1, ((p[0] - a[0]) * dx + (p[1] - a[1]) * dy) / l)) : 0;
+    return Math.hypot(p[0] - a[0] - t * dx, p[1] - a[1] - t * dy);
+  };
+  const dist = (p, lane) => Math.min(...lane.pts.slice(1).map((q, i) => seg(p, lane.pts[i], q)));
+  const cities = [...svg.querySelectorAll('a[data-city] .dot')].map(
+    d => [+d.getAttribute('cx'), +d.getAttribute('cy')]);
+  const step = 2 / k;
+  for (let y = 40; y < 1160; y += step) {
+    for (let x = 40; x < 1780; x += step) {
+      const p = [x, y];
+      if (cities.some(c => Math.hypot(c[0] - x, c[1] - y) * k < 16)) continue;
+      const d = lanes.map(l => ({id: l.id, d: dist(p, l) * k})).sort((a, b) => a.d - b.d);
+      if (d[0].d > 3 && d[0].d < 4 && d[1].d > d[0].d + 3.5 && d[1].d < d[0].d + 6
+          && d[2].d > d[1].d + 6 && single(d[0].id) && single(d[1].id)) {
+        return {x, y, taken: d[0].id, meant: d[1].id};
+      }
+    }
+  }
+  return null;
+}"""
+
+
+def test_a_tap_beside_another_players_lane_claims_the_free_lane_beside_it(
+    phone, table, shot
+):
+    table.new_game("europe", FOUR)
+    table.whole_board()
+    spot = phone.evaluate(FIND_BESIDE)
+    assert spot, "no place on the whole board lies just off a lane with another beside it"
+    game = table.api_game({"variant": "europe", "players": [
+        {"name": n, "color": c} for n, c in FOUR],
+        "claims": [{"player": "Bob", "route": spot["taken"]}]})
+    phone.goto(f"/games/{game}")
+    table.whole_board()
+    at = phone.evaluate("""([x, y]) => {
+      const p = new DOMPoint(x, y).matrixTransform(document.querySelector('#board svg')
+        .getScreenCTM());
+      return [p.x, p.y];
+    }""", [spot["x"], spot["y"]])
+    with phone.expect_response(lambda r: "/routes/" in r.url):
+        phone.touchscreen.tap(at[0], at[1])
+    expect(table.lane(spot["meant"])).to_have_class(owned_by("red"))
+    expect(table.lane(spot["taken"])).to_have_class(owned_by("blue"))
+    expect(table.message().locator("[data-error]")).to_have_count(0)
+    shot(phone, "free-lane-beside-bobs-claimed")
+    ann = table.score(game)["players"][0]
+    assert ann["routes"] == [spot["meant"]]
+    assert phone.problems == []

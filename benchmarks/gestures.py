@@ -11,6 +11,18 @@ Strategies, each on a fresh game:
   "which lane?" question costs a tap; a wrong lane or none costs an Undo tap and the tap again.
 - ``zoomed``: as the page opens (zoomed in), a drag brings the lane mid-screen when it is not
   in view, then the tap; wrong lanes are handled alike.
+- ``sweep``: as ``zoomed``, each player's routes entered across the board, west to east for
+  one player, east to west for the next (as a player following their trains does), so the
+  board is dragged sideways once or twice per player rather than for most routes.
+- ``cities``: the whole board, a tap on each of the route's two cities (routes mode).
+- ``typed``: the route finder above the map: the start of both cities typed ("par fra", more
+  letters while several routes match), Enter, or a tap on the lane's button for a double.
+  Each key pressed is a tap on the phone's keyboard and is counted as one.
+
+Whatever the strategy, the player answers what the page asks as a player would: a "which
+lane?" or "which route?" choice costs a tap on the lane wanted (a cancel when it is not
+offered); a tap that picked one of the route's cities is finished by a tap on the other (a
+tap that picked another city is cancelled by a tap on it).
 Prints gestures per route (target of issue 27: <= 1.5) and the taps that landed wrong.
 """
 
@@ -27,13 +39,16 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from scorer.boards import load_board  # noqa: E402
+from scorer.boards import load_board, normalize_name  # noqa: E402
 from scorer.web import create_app  # noqa: E402
+from scorer.web.play import find_routes  # noqa: E402
+from scorer.web.svg import middle  # noqa: E402
 
 CHROMIUM = "/usr/bin/chromium"
 PLAYERS = [("Ann", "red"), ("Bob", "blue"), ("Cleo", "green"), ("Dmitri", "yellow")]
 TARGET = 1.5
 RETRIES = 3  # a player who misses three times in a row zooms in (counted) and taps there
+STRATEGIES = ("whole", "cities", "typed", "zoomed", "sweep")
 
 
 def plan(count: int, seed: int) -> list[tuple[str, str]]:
@@ -58,14 +73,66 @@ def plan(count: int, seed: int) -> list[tuple[str, str]]:
     return sorted(claims, key=lambda claim: [n for n, _ in PLAYERS].index(claim[1]))
 
 
+def across(claims: list[tuple[str, str]]) -> list[tuple[str, str]]:
+    """The same claims, each player's routes from west to east, the next player's back."""
+    board = load_board("europe")
+    names = [n for n, _ in PLAYERS]
+    ordered = []
+    for index, name in enumerate(names):
+        routes = [claim for claim in claims if claim[1] == name]
+        ordered += sorted(routes, key=lambda claim: middle(board.routes[claim[0]])[0],
+                          reverse=index % 2 == 1)
+    return ordered
+
+
 class Player:
     """One phone entering claims; ``gestures`` counts every tap, zoom and drag."""
 
     def __init__(self, page: Any, finger: float, rng: random.Random) -> None:
         self.page, self.finger, self.rng = page, finger, rng
+        self.board = load_board("europe")
         self.gestures = 0
         self.wrong = 0
         self.missed: list[str] = []
+        self.seen: list[str] = []  # what the page asked for the route being entered
+
+    def tap_near(self, locator: Any) -> None:
+        """A finger aimed at the middle of ``locator``, landing off it by the finger error;
+        off the screen (the page scrolled by a zoom), a scroll brings it back first."""
+        box = locator.bounding_box()
+        if not 0 < box["y"] + box["height"] / 2 < self.page.viewport_size["height"]:
+            self.gestures += 1
+            locator.scroll_into_view_if_needed()
+            box = locator.bounding_box()
+        self.tap_at(box["x"] + box["width"] / 2 + self.rng.gauss(0, self.finger),
+                    box["y"] + box["height"] / 2 + self.rng.gauss(0, self.finger))
+
+    def city_dot(self, name: str) -> Any:
+        return self.page.locator(f'#board a[data-city="{name}"] .dot')
+
+    def answer_page(self, route_id: str) -> None:
+        """Do what the page asks after a tap meant for ``route_id``: the lane wanted in a
+        choice (else cancel it), the route's other city after one of its cities (another
+        city picked: cancelled by a tap on it)."""
+        page = self.page
+        route = self.board.routes[route_id]
+        for _ in range(3):
+            choice = page.locator(f'#lane-choice [data-pick-route="{route_id}"]')
+            picked = page.locator("#board a[data-city].picked")
+            if choice.count():
+                self.seen.append("choice")
+                self.tap(choice)
+            elif page.locator("#lane-choice").count():  # asked about other lanes: cancel
+                self.seen.append("choice without it")
+                self.tap(page.locator("#lane-choice button").last)
+            elif picked.count():
+                city = picked.get_attribute("data-city")
+                self.seen.append(f"city {city}")
+                other = route.b if city == route.a else route.a if city == route.b else city
+                self.tap_near(self.city_dot(other))
+            else:
+                return
+            self.settle()
 
     def tap_at(self, x: float, y: float) -> None:
         self.gestures += 1
@@ -99,22 +166,28 @@ class Player:
 
     def drag_into_view(self, target: Any) -> None:
         """Drag the zoomed board (each drag a gesture) until ``target`` is well inside."""
+        viewport = self.page.locator("#viewport")
         for _ in range(4):
-            view = self.page.locator("#viewport").bounding_box()
+            view = viewport.bounding_box()
             box = target.bounding_box()
             cx, cy = view["x"] + view["width"] / 2, view["y"] + view["height"] / 2
             x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+            # (the board's whole height in view, "sideways": it only moves sideways)
+            sideways = "sideways" in (viewport.get_attribute("class") or "")
             if (view["x"] + 40 < x < view["x"] + view["width"] - 40
-                    and view["y"] + 40 < y < view["y"] + view["height"] - 40):
+                    and (sideways or view["y"] + 40 < y < view["y"] + view["height"] - 40)):
                 return
-            dx = max(-view["width"] * 0.4, min(view["width"] * 0.4, cx - x))
-            dy = max(-view["height"] * 0.4, min(view["height"] * 0.4, cy - y))
+            # one swipe, as long as the screen allows, brings the lane to the middle
+            dx = max(-view["width"] * 0.8, min(view["width"] * 0.8, cx - x))
+            dy = 0 if sideways else max(-view["height"] * 0.8, min(view["height"] * 0.8, cy - y))
             self.gestures += 1
             self.page.mouse.move(cx - dx / 2, cy - dy / 2)
             self.page.mouse.down()
             self.page.mouse.move(cx + dx / 2, cy + dy / 2, steps=6)
             self.page.mouse.up()
             self.page.wait_for_timeout(150)
+            if target.bounding_box() == box:  # the board's edge: it goes no further
+                return
 
     def claim(self, route_id: str, zoomed: bool) -> bool:
         """Claim the lane as a player does; False when even zoomed in it did not take."""
@@ -138,30 +211,66 @@ class Player:
             if zoomed:
                 page.locator("#viewport").scroll_into_view_if_needed()
                 self.drag_into_view(middle)
-            box = middle.bounding_box()
             before = self.owned()
-            self.tap_at(box["x"] + box["width"] / 2 + self.rng.gauss(0, self.finger),
-                        box["y"] + box["height"] / 2 + self.rng.gauss(0, self.finger))
+            self.tap_near(middle)
             self.settle()
-            choice = page.locator(f'#lane-choice [data-pick-route="{route_id}"]')
-            if choice.count():
-                self.tap(choice)
-                self.settle()
-            elif page.locator("#lane-choice").count():  # asked about other lanes: cancel
-                self.tap(page.locator("#lane-choice button").last)
-                self.settle()
-            added = self.owned() - before
-            if added == {route_id}:
+            self.answer_page(route_id)
+            if self.checked(route_id, before):
                 return True
-            self.wrong += 1
-            if added or (before - self.owned()):
-                self.tap(page.locator("[data-undo]").first)
-                self.settle()
         return False
+
+    def checked(self, route_id: str, before: set[str]) -> bool:
+        """Whether the lane (and it alone) was claimed; a wrong lane is undone (a tap)."""
+        added = self.owned() - before
+        if added == {route_id}:
+            return True
+        self.seen.append(f"wrong {sorted(added)}")
+        self.wrong += 1
+        if added or (before - self.owned()):
+            self.tap(self.page.locator("[data-undo]").first)
+            self.settle()
+        return False
+
+    def by_cities(self, route_id: str) -> bool:
+        """Tap the route's two cities on the whole board."""
+        route = self.board.routes[route_id]
+        for _ in range(RETRIES):
+            before = self.owned()
+            self.tap_near(self.city_dot(route.a))
+            self.settle()
+            self.answer_page(route_id)
+            if self.checked(route_id, before):
+                return True
+        return False
+
+    def typed(self, route_id: str) -> bool:
+        """Type the start of both cities in the route finder; Enter, or the lane's button."""
+        page = self.page
+        route = self.board.routes[route_id]
+        box = page.locator("form[data-route-search] input[name=q]")
+        if not page.evaluate("document.activeElement && document.activeElement.name === 'q'"):
+            self.tap(box)
+        words = [normalize_name(route.a), normalize_name(route.b)]
+        for letters in range(1, 12):
+            text = " ".join(w[:letters] for w in words)
+            if len(find_routes(self.board, text)) == 1:
+                break
+        before = self.owned()
+        self.gestures += len(text)  # one tap a key
+        page.keyboard.type(text)
+        page.locator(f'#route-results[data-for="{text}"]').wait_for(state="attached")
+        lanes = page.locator("#route-results [data-offer-route]:not([disabled])")
+        if lanes.count() == 1:
+            self.gestures += 1  # Enter
+            page.keyboard.press("Enter")
+        else:
+            self.tap(page.locator(f'#route-results [data-offer-route="{route_id}"]'))
+        self.settle()
+        return self.checked(route_id, before)
 
 
 def run(base: str, strategy: str, claims: list[tuple[str, str]], finger: float,
-        seed: int) -> Player:
+        seed: int, verbose: bool = False) -> Player:
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as playwright:
@@ -174,15 +283,23 @@ def run(base: str, strategy: str, claims: list[tuple[str, str]], finger: float,
             {"name": n, "color": c} for n, c in PLAYERS]})
         page.goto(f"/games/{answer.json()['id']}")
         player = Player(page, finger, random.Random(seed))
-        zoomed = strategy == "zoomed"
-        if not zoomed:
+        zoomed = strategy in ("zoomed", "sweep")
+        if strategy == "sweep":
+            claims = across(claims)
+        if strategy in ("whole", "cities"):
             page.locator("#viewport").scroll_into_view_if_needed()
             player.tap(page.locator('[data-zoom="fit"]'))
             page.wait_for_timeout(200)
+        enter = {"cities": player.by_cities, "typed": player.typed}.get(
+            strategy, lambda route_id: player.claim(route_id, zoomed))
         for route_id, name in claims:
             player.select(name)
-            if not player.claim(route_id, zoomed):
+            spent = player.gestures
+            if not enter(route_id):
                 player.missed.append(route_id)
+            if verbose:
+                print(f"    {route_id}: {player.gestures - spent} {player.seen}")
+            player.seen = []
         browser.close()
         return player
 
@@ -192,14 +309,16 @@ def main() -> None:
     parser.add_argument("--routes", type=int, default=48)
     parser.add_argument("--finger", type=float, default=8.0)
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--strategy", choices=["whole", "zoomed", "both"], default="both")
+    parser.add_argument("--verbose", action="store_true", help="each route's gestures and what "
+                        "the page asked on the way")
+    parser.add_argument("--strategy", choices=[*STRATEGIES, "all"], default="all")
     args = parser.parse_args()
     from werkzeug.serving import make_server
 
     logging.getLogger("werkzeug").setLevel(logging.WARNING)
 
     claims = plan(args.routes, args.seed)
-    strategies = ["whole", "zoomed"] if args.strategy == "both" else [args.strategy]
+    strategies = list(STRATEGIES) if args.strategy == "all" else [args.strategy]
     print(f"{len(claims)} routes of a 4-player Europe game at 390 x 844, finger error "
           f"{args.finger:g} px, seed {args.seed}")
     for strategy in strategies:
@@ -211,7 +330,7 @@ def main() -> None:
             thread.start()
             try:
                 player = run(f"http://127.0.0.1:{server.server_port}", strategy, claims,
-                             args.finger, args.seed)
+                             args.finger, args.seed, args.verbose)
             finally:
                 server.shutdown()
         per_route = player.gestures / len(claims)

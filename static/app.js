@@ -340,11 +340,30 @@
     var lane = near.lanes[0], city = near.city;
     var laneReach = Math.max(14, 12 / k), cityReach = Math.max(26, 16 / k);
     var target = null;
+    // A route's first city picked (routes mode): the tap names its other end, the nearest
+    // city the first one has a lane to, within a fingertip and a half; the first city again
+    // cancels.
+    var first = mode === "routes" && document.querySelector("#board a[data-city].picked");
+    var end = first && neighbourTapped(svg, first, x, y, k);
+    if (end) { queueTap(end); return true; }
     if (city && mode !== "routes" && city.d <= cityReach) target = city.el;
     else if (city && city.d <= Math.max(16, 6 / k)) target = city.el;
     else if (lane && lane.d <= laneReach) target = lane.el;
     else if (city && city.d <= 26) target = city.el;
     if (!target) return true;  // open sea: nothing to do
+    if (target === lane.el && !svg.closest(".scan-map") && lane.d * k > ON_LANE_PX
+        && !claimable(lane.el)) {
+      // Near another player's lane (or a closed one) but not on it, a free lane as near
+      // within a fingertip is the one meant: that lane could not be claimed anyway.
+      var free = near.lanes.filter(function (l) {
+        return claimable(l.el) && (l.d - lane.d) * k <= SET_ASIDE_PX;
+      })[0];
+      if (free) {
+        near.lanes = near.lanes.filter(function (l) { return claimable(l.el); });
+        lane = near.lanes[0];
+        target = lane.el;
+      }
+    }
     if (target === lane.el && svg.closest(".scan-map")) {
       chooseOwner(lane.el);
       return true;
@@ -354,13 +373,150 @@
       // Between the two lanes of a double, closer together than a fingertip: ask.
       if (other && ends(other.el) === ends(lane.el) && (lane.d + other.d) * k < 16
           && lane.d > 0.3 * (lane.d + other.d)) {
+        chooserTap = { x: x, y: y, t: Date.now() };
         chooseLane([lane.el, other.el]);
+        return true;
+      }
+      // Between lanes of different routes, as near one as the other for a fingertip: the
+      // place magnified, where each lane is big enough to tap, with a button per lane.
+      var close = near.lanes.filter(function (l) {
+        return l.d * k <= Math.min(12, lane.d * k + AMBIGUOUS_PX);
+      });
+      var routes = close.map(function (l) { return ends(l.el); })
+        .filter(function (e, i, all) { return all.indexOf(e) === i; });
+      if (routes.length > 1) {
+        chooserTap = { x: x, y: y, t: Date.now() };
+        chooseLane(close.slice(0, 4).map(function (l) { return l.el; }),
+                   { svg: svg, x: x, y: y });
         return true;
       }
     }
     queueTap(target);
     return true;
   }
+
+  // Two lanes this much nearer or farther on the screen than each other are told apart;
+  // nearer than that, the tap is between them (a finger lands ~8 px off where it aims).
+  var AMBIGUOUS_PX = 3;
+  var NEIGHBOUR_PX = 30;
+  var ON_LANE_PX = 2;  // a tap this near a lane is on it (the printed spaces' half width)
+  var SET_ASIDE_PX = 8;  // a finger lands ~8 px off where it aims
+
+  // A lane the selected player may claim or release: not another player's, not closed.
+  function claimable(lane) {
+    var kind = lane.getAttribute("class") || "";
+    if (/\bclosed\b/.test(kind)) return false;
+    if (!/\bown\b/.test(kind)) return true;
+    var me = document.querySelector('#players button[data-player][aria-pressed="true"]');
+    var color = me && /\bpc-(\w+)/.exec(me.getAttribute("class") || "");
+    return !!color && kind.indexOf("own-" + color[1]) >= 0;
+  }
+
+  // Which city each lane joins, from the board's drawing: the cities nearest its two ends
+  // (the lanes carry their ids, the cities their names), kept per board drawing.
+  var joins = new WeakMap();
+  function laneEnds(svg) {
+    var known = joins.get(svg);
+    if (known) return known;
+    var dots = Array.prototype.map.call(svg.querySelectorAll("a[data-city]"), function (el) {
+      var dot = el.querySelector(".dot");
+      return { name: el.getAttribute("data-city"), x: +dot.getAttribute("cx"),
+               y: +dot.getAttribute("cy") };
+    });
+    function nearestCity(x, y) {
+      var best = null;
+      dots.forEach(function (c) {
+        var d = Math.hypot(c.x - x, c.y - y);
+        if (!best || d < best.d) best = { name: c.name, d: d };
+      });
+      return best && best.name;
+    }
+    known = {};
+    svg.querySelectorAll("a[data-route-id] polyline").forEach(function (line) {
+      var pts = line.getAttribute("points").trim().split(/\s+/);
+      var a = pts[0].split(","), b = pts[pts.length - 1].split(",");
+      var one = nearestCity(+a[0], +a[1]), two = nearestCity(+b[0], +b[1]);
+      (known[one] = known[one] || []).push(two);
+      (known[two] = known[two] || []).push(one);
+    });
+    joins.set(svg, known);
+    return known;
+  }
+
+  // The city a tap names as the other end of a route from ``first`` (or ``first`` itself,
+  // to cancel): the nearest of those within NEIGHBOUR_PX of the finger; null if none is.
+  function neighbourTapped(svg, first, x, y, k) {
+    var ctm = svg.getScreenCTM();
+    var p = new DOMPoint(x, y).matrixTransform(ctm.inverse());
+    var name = first.getAttribute("data-city");
+    var allowed = (laneEnds(svg)[name] || []).concat([name]);
+    var best = null;
+    svg.querySelectorAll("a[data-city]").forEach(function (el) {
+      if (allowed.indexOf(el.getAttribute("data-city")) < 0) return;
+      var dot = el.querySelector(".dot");
+      var d = Math.hypot(p.x - +dot.getAttribute("cx"), p.y - +dot.getAttribute("cy")) * k;
+      if (d <= NEIGHBOUR_PX && (!best || d < best.d)) best = { el: el, d: d };
+    });
+    return best && best.el;
+  }
+
+  // The board around a tap, magnified (a copy of the drawing, without its links): a tap
+  // on it goes to the nearest lane there, which is ~4 times as far from its neighbours.
+  function loupe(at, lanes, box) {
+    var ctm = at.svg.getScreenCTM();
+    var k = Math.hypot(ctm.a, ctm.b);
+    var p = new DOMPoint(at.x, at.y).matrixTransform(ctm.inverse());
+    var w = 84 / k, h = 54 / k;
+    var copy = at.svg.cloneNode(true);
+    copy.querySelectorAll("[id]").forEach(function (el) { el.removeAttribute("id"); });
+    copy.querySelectorAll("a").forEach(function (a) {
+      a.removeAttribute("href");
+      a.removeAttribute("hx-post");
+      a.classList.remove("tap-pending");
+    });
+    copy.setAttribute("viewBox", [p.x - w / 2, p.y - h / 2, w, h].join(" "));
+    copy.setAttribute("aria-hidden", "true");
+    var mark = document.createElementNS("http://www.w3.org/2000/svg", "circle");
+    mark.setAttribute("class", "loupe-mark");
+    mark.setAttribute("cx", p.x);
+    mark.setAttribute("cy", p.y);
+    mark.setAttribute("r", 3 / k);
+    copy.appendChild(mark);
+    var wrap = document.createElement("div");
+    wrap.className = "board loupe";
+    wrap.setAttribute("data-loupe", "");
+    wrap.appendChild(copy);
+    var ids = lanes.map(function (l) { return l.getAttribute("data-route-id"); });
+    wrap.addEventListener("click", function (e) {
+      var near = nearest(copy, e.clientX, e.clientY);
+      var hit = near && near.lanes[0];
+      if (!hit || hit.d * near.k > 24) return;
+      var id = hit.el.getAttribute("data-route-id");
+      var lane = document.querySelector('#board a[data-route-id="' + CSS.escape(id) + '"]');
+      box.remove();
+      if (lane) queueTap(lane);
+    });
+    ids.forEach(function (id) {
+      var l = copy.querySelector('a[data-route-id="' + CSS.escape(id) + '"]');
+      if (l) l.classList.add("offered");
+    });
+    return wrap;
+  }
+
+  // The click that follows the tap which opened a chooser comes after it is shown, and may
+  // land on it (the magnified board, a button) under the finger: it is that tap's, not a
+  // choice. (The board's own clicks are swallowed in setupMap.)
+  var chooserTap = null;
+  document.addEventListener("click", function (e) {
+    var tap = chooserTap;
+    if (!tap || Date.now() - tap.t > 800) { chooserTap = null; return; }
+    if (Math.hypot(e.clientX - tap.x, e.clientY - tap.y) > 30) return;
+    chooserTap = null;
+    if (e.target.closest && e.target.closest("#lane-choice")) {
+      e.preventDefault();
+      e.stopPropagation();
+    }
+  }, true);
 
   // A chooser of big buttons (a lane's owner, one lane of a double) with a cancel button,
   // shown over the page until a choice or the cancel removes it.
@@ -450,8 +606,9 @@
   }
 
   // Two big buttons, one per lane of the double; the lane's title names it and its colour,
-  // then its side and its owner.
-  function chooseLane(lanes) {
+  // then its side and its owner. ``at`` (a tap between lanes of different routes): a button
+  // per lane near it, and the place magnified above them (loupe).
+  function chooseLane(lanes, at) {
     var old = document.getElementById("lane-choice");
     if (old) old.remove();
     var box = document.createElement("div");
@@ -459,12 +616,16 @@
     box.className = "lane-choice";
     box.setAttribute("role", "dialog");
     var question = document.createElement("p");
-    question.textContent = document.body.getAttribute("data-msg-which-lane") || "";
+    question.textContent = document.body.getAttribute(
+      at ? "data-msg-which-route" : "data-msg-which-lane") || "";
     box.appendChild(question);
+    if (at) box.appendChild(loupe(at, lanes, box));
     lanes = lanes.slice().sort(function (a, b) {
       return a.getAttribute("data-route-id") < b.getAttribute("data-route-id") ? -1 : 1;
     });
-    var where = sides(lanes);
+    var where = lanes.length === 2 && !at ? sides(lanes) : lanes.map(function () {
+      return { side: "", word: "" };
+    });
     lanes.forEach(function (lane, i) {
       var button = document.createElement("button");
       button.type = "button";
@@ -482,7 +643,7 @@
       extra.className = "lane-side";
       extra.setAttribute("data-side", where[i].side);
       var owner = ownerName(lane);
-      extra.textContent = where[i].word + (owner ? " · " + owner : "");
+      extra.textContent = [where[i].word, owner].filter(Boolean).join(" · ");
       text.appendChild(extra);
       button.appendChild(text);
       if (/\bown\b/.test(lane.getAttribute("class") || "")) button.classList.add("owned");
@@ -496,6 +657,57 @@
     });
     showChooser(box);
   }
+
+  // Two cities tapped (or typed) that a double joins, both lanes free: the answer says so
+  // and names them; the chooser offers both.
+  document.addEventListener("htmx:oobAfterSwap", function (e) {
+    var offer = e.target.id === "message" && e.target.querySelector("[data-offer-routes]");
+    if (!offer) return;
+    var lanes = offer.getAttribute("data-offer-routes").split(" ").map(function (id) {
+      return document.querySelector('#board a[data-route-id="' + CSS.escape(id) + '"]');
+    }).filter(Boolean);
+    if (lanes.length > 1) chooseLane(lanes);
+  });
+
+  // The route finder ("par fra"): Enter claims the route's lane when one is offered alone
+  // (looked up first if the suggestions are not those of the text typed); a lane claimed
+  // from it empties the box for the next route, the keyboard left open.
+  var findOnArrival = false;
+  function soleLane(form) {
+    var results = document.getElementById("route-results");
+    var input = form.querySelector("input[name=q]");
+    if (!results || results.getAttribute("data-for") !== input.value) return null;
+    var found = results.querySelectorAll("[data-found-route]");
+    var open = found.length === 1 && found[0].querySelectorAll("button:not([disabled])");
+    return open && open.length === 1 ? open[0] : null;
+  }
+  document.addEventListener("submit", function (e) {
+    var form = e.target;
+    if (!form.hasAttribute || !form.hasAttribute("data-route-search") || !window.htmx) return;
+    e.preventDefault();
+    var button = soleLane(form);
+    if (button) button.click();
+    else { findOnArrival = true; htmx.trigger(form, "find"); }
+  }, true);
+  document.addEventListener("htmx:afterSwap", function (e) {
+    if (e.target.id !== "route-results" && e.detail.target.id !== "route-results") return;
+    var form = document.querySelector("form[data-route-search]");
+    var button = findOnArrival && form && soleLane(form);
+    findOnArrival = false;
+    if (button) button.click();
+  });
+  document.addEventListener("click", function (e) {
+    var button = e.target.closest && e.target.closest("#route-results form[data-tap] button");
+    var form = document.querySelector("form[data-route-search]");
+    if (!button || !form || !window.htmx || button.disabled) return;
+    // (after the queue has read the form)
+    setTimeout(function () {
+      var input = form.querySelector("input[name=q]");
+      input.value = "";
+      document.getElementById("route-results").replaceChildren();
+      if (document.activeElement === input || e.detail === 0) input.focus();
+    }, 0);
+  });
 
   // --- Taps sent to the server: queued, one at a time, in the order they were made -------
   // An answer swaps in new elements for what it changed: the lane tapped, the forms of Undo

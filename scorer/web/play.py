@@ -99,11 +99,13 @@ def once_per_tap(view: View) -> View:
 def answer(
     stored: store.StoredGame, *, message: str | None = None, error: str | None = None,
     status: int = 200, active: str | None = None, custom: tuple[str, str] | None = None,
-    shown: store.StoredGame | None = None, **ui: Any,
+    shown: store.StoredGame | None = None, offer: list[Route] | None = None, **ui: Any,
 ) -> Response | tuple[str, int]:
     """The live partials for htmx, else a redirect to the game page with a flashed message.
 
-    ``custom``: two cities to prefill in the custom ticket form. ``shown``: the state before
+    ``custom``: two cities to prefill in the custom ticket form. ``offer``: the lanes of a
+    double to choose from (the page's chooser; without scripts, the route finder's page
+    listing them). ``shown``: the state before
     the action (default ``stored``); when the phone says (field ``v``) that its board shows
     that version, the answer carries only what changed from it, else the whole board.
     """
@@ -112,6 +114,9 @@ def answer(
     if not is_htmx():
         if message or error:
             flash_message(error or message or "", error=bool(error))
+        if offer:
+            return back_to("play.find_route", game_id=stored.id,
+                           q=f"{offer[0].a} {offer[0].b}")
         extra = {"a": custom[0], "b": custom[1], "_anchor": "custom-ticket"} if custom else {}
         return back_to("play.game_page", game_id=stored.id, **extra)
     context = live_context(stored, editable=True, active=active, **ui)
@@ -126,7 +131,7 @@ def answer(
     if search:  # a ticket added from the deck search: its results show who holds what now
         context.update(search_context(stored, search))
     body = render_template("partials/_live.html", message=message, error=error, oob=True,
-                           custom=custom, search=bool(search), **context)
+                           custom=custom, search=bool(search), offer=offer or [], **context)
     return Response(body, status=status, headers={"HX-Reswap": "none"} if error else None)
 
 
@@ -279,8 +284,16 @@ def tap_route(game_id: str, route_id: str) -> Response | tuple[str, int]:
         route = game.board.route(route_id[:MAX_FIELD * 2])
     except ScorerError as exc:
         return answer(stored, error=refuse(exc), status=422, active=player, **ui)
+    wanted = request.form.get("do") or ("unclaim" if game.owner(route.id) else "claim")
+    return change_lane(stored, player, route, wanted, ui)
+
+
+def change_lane(
+    stored: store.StoredGame, player: str, route: Route, wanted: str, ui: dict[str, str]
+) -> Response | tuple[str, int]:
+    """Claim a lane for ``player``, or release it (``wanted``: "claim" or "unclaim")."""
+    game = stored.game
     owner = game.owner(route.id)
-    wanted = request.form.get("do") or ("unclaim" if owner else "claim")
     label = lane_label(game.board, route)
     if wanted == "unclaim":
         if owner is not None and owner != player:
@@ -315,6 +328,54 @@ def route_page(game_id: str, route_id: str) -> str:
     )
 
 
+def _name_keys(city: str) -> set[str]:
+    """What a typed word may start with to name a city: its name or any word of it."""
+    words = re.split(r"[\s.\-'’]+", city)
+    return {normalize_name(city), *(normalize_name(w) for w in words if w)}
+
+
+def find_routes(board: Board, query: str, limit: int = 6) -> list[tuple[Route, ...]]:
+    """The routes whose two cities the typed words begin ("par fra": Paris–Frankfurt), each
+    as its lanes; one word: the routes from the cities it begins."""
+    words = [normalize_name(w) for w in re.split(r"[\s,;/–—-]+", query) if normalize_name(w)]
+    if not words:
+        return []
+
+    def names(city: str, word: str) -> bool:
+        return any(key.startswith(word) for key in _name_keys(city))
+
+    found: dict[frozenset[str], tuple[Route, ...]] = {}
+    for route in board.routes.values():
+        a, b = route.a, route.b
+        if len(words) == 1:
+            hit = names(a, words[0]) or names(b, words[0])
+        else:
+            hit = ((names(a, words[0]) and names(b, words[1]))
+                   or (names(b, words[0]) and names(a, words[1])))
+        if hit:
+            found.setdefault(frozenset((a, b)), board.lanes(a, b))
+    return sorted(found.values(), key=lambda lanes: (lanes[0].a, lanes[0].b))[:limit]
+
+
+def route_finder_context(stored: store.StoredGame, query: str) -> dict[str, Any]:
+    """What the route finder shows: the typed text and the routes it names, lane by lane."""
+    return {"route_query": query, "route_results": find_routes(stored.game.board, query)}
+
+
+@bp.get("/routes/find")
+def find_route(game_id: str) -> str:
+    """The route finder: type the start of two cities ("par fra"), claim a lane of the route
+    they name (a plain page without JavaScript, the suggestions under the box with it)."""
+    stored = get_game(game_id)
+    query = request.args.get("q", "")[:MAX_FIELD]
+    active = active_player(stored, request.args.get("player"))
+    context = {"stored": stored, "game": stored.game, "active": active,
+               **route_finder_context(stored, query)}
+    if is_htmx():
+        return render_template("partials/_route_results.html", **context)
+    return render_template("pages/routes_find.html", **context)
+
+
 @bp.post("/cities/<city>")
 @once_per_tap
 def tap_city(game_id: str, city: str) -> Response | tuple[str, int]:
@@ -343,9 +404,47 @@ def tap_city(game_id: str, city: str) -> Response | tuple[str, int]:
                      active=player, **ui)
     if wanted == "pick":
         return _pick_ticket_city(stored, player, city, ui)
-    hint = (_("Choose Stations or Ticket above the map to use cities.") if game.variant.stations
-            else _("Choose Ticket above the map to pick a ticket's cities."))
-    return answer(stored, message=hint, active=player, **ui)
+    return _pick_route_city(stored, player, city, ui)
+
+
+def _pick_route_city(
+    stored: store.StoredGame, player: str, city: str, ui: dict[str, str]
+) -> Response | tuple[str, int]:
+    """Routes mode: a tap on a city picks one end of a route, a tap on the other end claims
+    the lane between them (on the whole board a city is a bigger target than a lane)."""
+    board = stored.game.board
+    try:
+        first = board.city(ui["first_city"]) if ui["first_city"] else ""
+    except ScorerError:
+        first = ""
+    if not first or first == city:
+        ui["first_city"] = "" if first else city
+        if first:
+            return answer(stored, message=_("Route cancelled."), active=player, **ui)
+        return answer(stored, active=player, **ui, message=_(
+            "{city}: now tap the route's other city.", city=city))
+    ui["first_city"] = ""
+    return claim_between(stored, player, first, city, ui)
+
+
+def claim_between(
+    stored: store.StoredGame, player: str, a: str, b: str, ui: dict[str, str]
+) -> Response | tuple[str, int]:
+    """The route joining two cities, for ``player``: released if they own a lane of it,
+    claimed if one lane is free, both lanes offered when both are."""
+    game = stored.game
+    lanes = game.board.lanes(a, b)
+    if not lanes:
+        return answer(stored, status=422, active=player, **ui, error=_(
+            "No route joins {a} and {b}: tap two neighbouring cities.", a=a, b=b))
+    mine = [r for r in lanes if game.owner(r.id) == player]
+    if mine:
+        return change_lane(stored, player, mine[0], "unclaim", ui)
+    free = [r for r in lanes if game.owner(r.id) is None]
+    if len(free) > 1:
+        return answer(stored, active=player, offer=free, **ui, message=_(
+            "{a}–{b} has two lanes: which one?", a=lanes[0].a, b=lanes[0].b))
+    return change_lane(stored, player, (free or list(lanes))[0], "claim", ui)
 
 
 def _pick_ticket_city(

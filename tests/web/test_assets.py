@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import gzip
 import re
+from pathlib import Path
 
 import brotli
 
@@ -46,3 +47,13 @@ def test_static_files_are_named_by_content_and_kept_for_good(client, europe):
         again = client.get(url)
         assert again.status_code == 200
         assert "immutable" not in again.headers.get("Cache-Control", ""), url
+
+
+def test_scripts_go_to_the_phone_without_their_whole_line_comments(client, europe):
+    page = client.get(f"/games/{europe}").text
+    src = re.search(r'src="(/static/app\.js\?v=\w+)"', page).group(1)
+    script = client.get(src).get_data(as_text=True)
+    assert "function queueTap(" in script
+    assert not [line for line in script.splitlines() if line.lstrip().startswith("//")]
+    source = Path(__file__).resolve().parents[2] / "static" / "app.js"
+    assert len(script) < 0.8 * len(source.read_text(encoding="utf-8"))

@@ -189,10 +189,64 @@ def test_a_fourth_station_and_stations_on_usa_are_refused(client, europe, usa):
     assert "a rule set without stations" in message(usa_answer.text)
 
 
-def test_in_routes_mode_a_city_tap_explains_the_modes(client, europe):
-    answer = client.hx(f"/games/{europe}/cities/Wien", {"player": "Ann", "mode": "routes"})
-    assert answer.status_code == 200
-    assert "Stations or Ticket" in message(answer.text)
+def test_in_routes_mode_two_city_taps_claim_the_route_between_them(client, europe):
+    first = client.hx(f"/games/{europe}/cities/Wien", {"player": "Ann", "mode": "routes"})
+    assert first.status_code == 200
+    assert message(first.text) == "Wien: now tap the route's other city."
+    assert 'id="first-city" value="Wien"' in first.text
+    claimed = client.hx(f"/games/{europe}/cities/München",
+                        {"player": "Ann", "mode": "routes", "first_city": "Wien"})
+    assert message(claimed.text).startswith("Ann claims München–Wien")
+    assert 'id="first-city" value=""' in claimed.text
+    assert "own-red" in lane_class(claimed.text, "munchen--wien")
+    # the same two cities again release it, as a second tap on the lane does
+    client.hx(f"/games/{europe}/cities/Wien", {"player": "Ann", "mode": "routes"})
+    released = client.hx(f"/games/{europe}/cities/Munchen",
+                         {"player": "Ann", "mode": "routes", "first_city": "Wien"})
+    assert "released" in message(released.text)
+
+
+def test_two_cities_of_a_double_offer_both_lanes_and_no_route_is_refused(client, europe):
+    offer = client.hx(f"/games/{europe}/cities/Frankfurt",
+                      {"player": "Ann", "mode": "routes", "first_city": "Paris"})
+    assert message(offer.text) == "Frankfurt–Paris has two lanes: which one?"
+    assert 'data-offer-routes="frankfurt--paris frankfurt--paris--2"' in offer.text
+    assert client.get(f"/api/games/{europe}/score").get_json()["players"][0]["routes"] == []
+    # one lane taken: the other is asked for at once (closed with three players: said why)
+    client.hx(f"/games/{europe}/routes/frankfurt--paris", {"player": "Bob", "do": "claim"})
+    closed = client.hx(f"/games/{europe}/cities/Frankfurt",
+                       {"player": "Ann", "mode": "routes", "first_city": "Paris"})
+    assert closed.status_code == 422
+    assert "Frankfurt–Paris" in message(closed.text)
+    none = client.hx(f"/games/{europe}/cities/Wien",
+                     {"player": "Ann", "mode": "routes", "first_city": "Paris"})
+    assert none.status_code == 422
+    assert message(none.text) == "No route joins Paris and Wien: tap two neighbouring cities."
+    cancelled = client.hx(f"/games/{europe}/cities/Paris",
+                          {"player": "Ann", "mode": "routes", "first_city": "Paris"})
+    assert message(cancelled.text) == "Route cancelled."
+
+
+def test_the_route_finder_names_a_route_by_the_start_of_its_cities(client, europe):
+    page = client.get(f"/games/{europe}/routes/find?q=par+fra")
+    assert page.status_code == 200
+    assert page.text.count("data-found-route=") == 1
+    assert 'data-found-route="Frankfurt–Paris"' in page.text
+    for lane in ("frankfurt--paris", "frankfurt--paris--2"):
+        assert f'action="/games/{europe}/routes/{lane}"' in page.text
+    # either order, accents and several words of a name; one word lists its routes
+    found = client.get(f"/games/{europe}/routes/find?q=mun zur", headers={"HX-Request": "true"})
+    assert re.findall(r'data-found-route="([^"]+)"', found.text) == ["München–Zürich"]
+    assert len(re.findall(r"data-found-route=", client.get(
+        f"/games/{europe}/routes/find?q=zur").text)) == 4
+    assert "No route matches" in client.get(f"/games/{europe}/routes/find?q=xyz abc").text
+
+
+def test_without_javascript_two_cities_of_a_double_lead_to_the_route_finder(client, europe):
+    answer = client.post(f"/games/{europe}/cities/Paris",
+                         data={"player": "Ann", "mode": "routes", "first_city": "Frankfurt"})
+    assert answer.status_code == 303
+    assert answer.headers["Location"].endswith("/routes/find?q=Frankfurt+Paris")
 
 
 def test_final_round_banner_appears_at_two_trains_or_fewer(client):

@@ -84,7 +84,10 @@ def test_the_results_draw_the_longest_path_on_the_portrait_board(phone, table, s
     phone.goto(f"/games/{game_id}/results")
     assert shown_totals(phone) == {name: figures[-1] for name, figures in HAND_COUNT.items()}
     phone.locator('[data-player="Bob"] summary').tap()
-    phone.locator('[data-show-path="Bob"]').tap()
+    # Bob may be drawn already (he leads): wait for the swap, not for what it shows.
+    with phone.expect_response(lambda response: "player=Bob" in response.url):
+        phone.locator('[data-show-path="Bob"]').tap()
+    expect(phone.locator(".htmx-swapping, .htmx-settling, .htmx-request")).to_have_count(0)
     view = phone.locator("#path-view")
     expect(view.locator('[data-path-player="Bob"]')).to_have_attribute("data-length", "18")
     expect(view.locator('[data-route-id="mo-i-rana--trondheim--2"]')).to_have_class(

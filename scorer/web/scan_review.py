@@ -14,7 +14,7 @@ from scorer.web import store
 from scorer.web.common import refuse
 from scorer.web.db import get_db, scan_files
 from scorer.web.i18n import _, color_name
-from scorer.web.scan_photos import photo_count, rectified_name
+from scorer.web.scan_photos import outside_every_photo, photo_count, rectified_name
 from scorer.web.svg import board_shapes, hit_line
 
 
@@ -36,6 +36,7 @@ class LaneView:
     length: int = 0
     # the card's choices, likeliest first for the crop (None: nobody), every player once
     choices: tuple[str | None, ...] = ()
+    outside: bool = False  # partly outside every photo: the board itself says
 
     @property
     def change(self) -> str | None:
@@ -55,6 +56,7 @@ def lane_views(stored: store.StoredGame, result: dict[str, Any]) -> list[LaneVie
     proposed = result.get("proposed", {})
     players = {p.name for p in game.players}
     by_colour = {p.color: p.name for p in game.players}
+    outside = outside_every_photo(result)
     views = []
     for route in game.board.routes.values():
         read = result["lanes"].get(route.id, {"owner": None, "confidence": 0.0, "color": None})
@@ -71,7 +73,7 @@ def lane_views(stored: store.StoredGame, result: dict[str, Any]) -> list[LaneVie
             current=game.owner(route.id), confidence=float(read["confidence"]),
             doubtful=route.id not in proposed and unsure, seen=seen,
             by_hand=route.id in proposed, unsure=unsure, length=route.length,
-            choices=_choices(read, by_colour),
+            choices=_choices(read, by_colour), outside=route.id in outside,
         ))
     return views
 

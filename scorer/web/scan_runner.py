@@ -67,6 +67,11 @@ class PhotoRead:
     rejected: bool = False  # not to be read again with corners placed by hand
     files: dict[str, bytes] = field(default_factory=dict)
     columns: dict[str, Any] = field(default_factory=dict)
+    # the board reaching past the photo's edges: where its corners were found (in the pixels
+    # of the photo as uploaded, those beyond ``outside`` outside it), and the photo's size
+    outside: tuple[str, ...] = ()
+    corners: list[list[float]] | None = None
+    photo_size: tuple[int, int] | None = None
 
 
 def read_photo(stored: store.StoredGame, data: bytes, scale: float = 1.0,
@@ -134,6 +139,12 @@ def read_photo(stored: store.StoredGame, data: bytes, scale: float = 1.0,
                          rejected=True)
     if "error" in outcome:
         error = outcome["error"]
+        if type(error).__name__ == "BoardOutOfFrame":  # the corners page places them
+            read_out = replace(
+                read_out, outside=error.edges,
+                corners=[[x * scale, y * scale] for x, y in error.corners],
+                photo_size=(round(error.photo_size[0] * scale),
+                            round(error.photo_size[1] * scale)))
         return replace(read_out, error=error.message,
                        rejected=type(error).__name__ == "ImageRejected")
     if "failure" in outcome:
@@ -152,7 +163,9 @@ def run_detection(stored: store.StoredGame, scan: Scan,
     # corners come and go in the uploaded photo's pixels
     read = read_photo(stored, data, scan.scale, corners, f"scan {scan.id} of game {stored.id}")
     if read.error is not None:
-        _failed(stored.id, scan.id, read.error, read.rejected, read.files, read.columns)
+        found = ({"outside": list(read.outside), "corners": read.corners,
+                  "photo_size": list(read.photo_size or ())} if read.outside else {})
+        _failed(stored.id, scan.id, read.error, read.rejected, read.files, read.columns, found)
         return
     detection = read.detection
     with locked(stored.id, scan.id) as now:  # a new reading (corners by hand): a new review
@@ -207,11 +220,12 @@ def _detect_in_child(data: bytes, board: str, colors: list[str],
                      corners: list[list[float]] | None, limit: float) -> Any:
     """``scorer.vision.detect`` in a child process (forked from a server process that has the
     detector imported), killed after ``limit`` seconds: TookTooLong. Raises the detector's
-    ImageRejected or BoardNotFound as it would; RuntimeError when the child died."""
+    ImageRejected, BoardOutOfFrame or BoardNotFound as it would; RuntimeError when the child
+    died."""
     import multiprocessing
 
     # scorer.vision loads OpenCV: with the first scan, not with the app
-    from scorer.vision.errors import BoardNotFound, ImageRejected
+    from scorer.vision.errors import BoardNotFound, BoardOutOfFrame, ImageRejected
 
     if not _children:
         context = multiprocessing.get_context("forkserver")
@@ -240,6 +254,8 @@ def _detect_in_child(data: bytes, board: str, colors: list[str],
         raise ImageRejected(Message.from_json(value))
     if kind == "not-found":
         raise BoardNotFound(Message.from_json(value))
+    if kind == "out-of-frame":
+        raise BoardOutOfFrame(value["edges"], value["corners"], tuple(value["photo_size"]))
     raise RuntimeError(f"{value} (exit code {child.exitcode})")
 
 
@@ -248,12 +264,15 @@ def _detect_child(send: Any, data: bytes, board: str, colors: list[str],
     """In the child process: detect and send back the detection, or why there is none."""
     from scorer.boards import load_board
     from scorer.vision import detect  # preloaded by the forkserver; OpenCV is not the app's
-    from scorer.vision.errors import ImageRejected
+    from scorer.vision.errors import BoardOutOfFrame, ImageRejected
 
     try:
         answer: tuple[str, Any] = ("ok", detect(data, load_board(board), colors, corners))
     except ImageRejected as exc:
         answer = ("rejected", exc.message.to_json())
+    except BoardOutOfFrame as exc:
+        answer = ("out-of-frame", {"edges": exc.edges, "corners": exc.corners,
+                                   "photo_size": exc.photo_size})
     except ScorerError as exc:
         answer = ("not-found", exc.message.to_json())
     except BaseException as exc:  # whatever it is, the parent says so
@@ -263,12 +282,15 @@ def _detect_child(send: Any, data: bytes, board: str, colors: list[str],
 
 
 def _failed(game_id: str, scan_id: str, message: Message, rejected: bool,
-            files: dict[str, bytes] | None = None, columns: dict[str, Any] | None = None) -> None:
-    """Store why the reading failed (the message, translated when shown): the scan is finished
-    (and pruned like any other)."""
+            files: dict[str, bytes] | None = None, columns: dict[str, Any] | None = None,
+            found: dict[str, Any] | None = None) -> None:
+    """Store why the reading failed (the message, translated when shown) and, for a board
+    reaching past the photo's edges, what was ``found`` of it (the edges, the corners, the
+    photo's size): the scan is finished (and pruned like any other)."""
     with locked(game_id, scan_id) as scan:
         save(game_id, scan_id,
-              {**scan.result, "error": message.to_json(), "rejected": rejected},
+              {**scan.result, "error": message.to_json(), "rejected": rejected,
+               **(found or {})},
               state="failed", **(columns or {}))
         put_files(game_id, scan_id, files or {})
 

@@ -51,8 +51,10 @@ class Detection:
     # art px -> full photo px, row-major 3x3 (what the lanes were read with)
     homography: tuple[float, ...] = ()
     photo_size: tuple[int, int] = ()  # width, height of the upright photo
-    # the lanes with a printed space outside the photo (read doubtful or not at all)
+    # the lanes with a printed space outside the photo (read doubtful or not at all), and the
+    # cities outside it (no station read there)
     unseen: tuple[str, ...] = ()
+    unseen_cities: tuple[str, ...] = ()
 
     def owner(self, route_id: str) -> str | None:
         return next((r.owner for r in self.routes if r.route == route_id), None)
@@ -184,8 +186,9 @@ def detect(
     routes = unseen_lanes_doubtful(lane_results(probs, board, config), board, seen, config)
     lanes, _, owner_of = space_table(board)
     unseen = tuple(sorted({lanes[i].id for i in owner_of[~seen]}))
-    stations = (seen_stations(find_stations(lab, probs, board, wanted, config), board,
-                              art_corners, width, height)
+    shown = cities_in_photo(board, art_corners, width, height)
+    stations = (tuple(s for s in find_stations(lab, probs, board, wanted, config)
+                      if s.city in shown)
                 if board_has_stations(board.name) else ())
     h = np.diag([1 / scale, 1 / scale, 1.0]) @ art_to_photo(board, art_corners)
     return Detection(
@@ -198,6 +201,7 @@ def detect(
         homography=tuple(float(v) for v in (h / h[2, 2]).ravel()),
         photo_size=(round(image.shape[1] / scale), round(image.shape[0] / scale)),
         unseen=unseen,
+        unseen_cities=tuple(sorted(set(board.cities) - shown)),
     )
 
 
@@ -246,17 +250,15 @@ def unseen_lanes_doubtful(routes: Sequence[LaneResult], board: Board, seen: np.n
     return tuple(out)
 
 
-def seen_stations(stations: Sequence[StationResult], board: Board, art_corners: np.ndarray,
-                  width: int, height: int) -> tuple[StationResult, ...]:
-    """The stations read on cities the photo shows (beyond its edges there is no city)."""
-    h = art_to_photo(board, art_corners)
-    out = []
-    for station in stations:
-        city = board.cities[station.city]
-        (x, y), = project(h, np.array([[city.x, city.y]]))
-        if 0 <= x <= width - 1 and 0 <= y <= height - 1:
-            out.append(station)
-    return tuple(out)
+def cities_in_photo(board: Board, art_corners: np.ndarray, width: int, height: int,
+                    ) -> set[str]:
+    """The cities the board at ``art_corners`` puts in the ``width`` x ``height`` photo
+    (beyond its edges no station is read)."""
+    names = list(board.cities)
+    p = project(art_to_photo(board, art_corners),
+                np.array([[board.cities[n].x, board.cities[n].y] for n in names]))
+    inside = (p[:, 0] >= 0) & (p[:, 0] <= width - 1) & (p[:, 1] >= 0) & (p[:, 1] <= height - 1)
+    return {n for n, i in zip(names, inside, strict=True) if i}
 
 
 def fit_art_frame(image: np.ndarray, board: Board, corners: np.ndarray,

@@ -122,6 +122,8 @@ def test_corners_placed_beyond_the_photo_read_the_lanes_it_shows_and_ask_the_res
     routes, _, owner_of = space_table(load_board("usa"))
     hidden = {routes[i].id for i in set(owner_of[~seen])}
     assert 15 < len(hidden) < 50
+    assert set(detection.unseen) == hidden
+    assert "Miami" in detection.unseen_cities and "Seattle" not in detection.unseen_cities
     assert all(read[r].confidence <= DEFAULT.unseen_confidence for r in hidden)
     shown = [r for r in read if r not in hidden]
     right = sum(read[r].owner == truth["routes"].get(r) for r in shown)

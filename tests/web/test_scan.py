@@ -645,6 +645,47 @@ def test_the_stations_shown_are_the_stations_applied_and_each_can_be_corrected(
     assert {s["city"]: s["player"] for s in game["stations"]} == {"Wien": "Cleo", "Paris": "Bob"}
 
 
+def test_what_no_photo_shows_keeps_the_games_owners_unless_the_players_set_it(client,
+                                                                            monkeypatch):
+    """Corners placed beyond the photo: the lanes and cities outside it are not read, and the
+    review proposes what the game holds there (Apply removes nothing it did not see)."""
+    from scorer.boards import load_board
+
+    game_id = client.api_game({"variant": "europe", "players": players("Ann:red", "Bob:blue"),
+                               "claims": [{"player": "Ann", "route": "cadiz--lisboa"}],
+                               "stations": [{"player": "Bob", "city": "Lisboa"}]})
+    unread = {"owner": None, "color": None, "confidence": 0.0, "likely": "empty",
+              "second": "empty"}
+    sure = {"owner": None, "color": None, "confidence": 0.99}
+    lanes = {r: unread if r in ("cadiz--lisboa", "lisboa--madrid") else sure
+             for r in load_board("europe").routes}
+
+    def read(stored, kept, corners=None, data=None):
+        with scan_store.locked(stored.id, kept.id):
+            scan_store.save(stored.id, kept.id, {
+                "detection": {"elapsed_ms": 5}, "confidence": 1.0, "lanes": lanes,
+                "stations": {}, "proposed": {}, "photo_size": [400, 300],
+                "photos": [{"routes": lanes, "stations": {}, "elapsed_ms": 5, "scale": 1.0,
+                            "unseen": ["cadiz--lisboa", "lisboa--madrid"],
+                            "unseen_cities": ["Cadiz", "Lisboa"]}]}, state="ready")
+
+    monkeypatch.setattr(scan_runner, "run_detection", read)
+    url = scan_url(upload(client, game_id, b"\xff\xd8\xff a photo"))
+    page = client.get(url + "?lane=cadiz--lisboa").text
+    assert re.search(r'data-route-id="cadiz--lisboa"[^>]*data-owner="Ann"', page) or \
+        re.search(r'data-owner="Ann"[^>]*data-route-id="cadiz--lisboa"', page)
+    assert reading(page, "cadiz--lisboa") == "outside the photo: look at the board"
+    lead = re.search(r'class="btn big primary lead[^"]*"[^>]*>([^<]*(?:<[^>]*>[^<]*)*?)</button>',
+                     page).group(1)
+    assert "Ann" in lead and "as in the game" in lead
+    assert stations_shown(page) == {"Lisboa": "Bob"}
+    assert client.post(url + "/accept").status_code == 303  # the rest as the review shows it
+    assert client.post(url + "/apply").status_code == 303
+    game = json.loads(client.get(f"/games/{game_id}/export.json").data)
+    assert [(c["player"], c["route"]) for c in game["claims"]] == [("Ann", "cadiz--lisboa")]
+    assert [(s["player"], s["city"]) for s in game["stations"]] == [("Bob", "Lisboa")]
+
+
 @pytest.mark.parametrize(("bob", "text"), [
     ("Bob", "with 2 players only one may be used"),
     ("Ann", "The photo gives Ann both lanes of Kansas City–Saint Louis"),

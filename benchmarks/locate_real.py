@@ -1,6 +1,6 @@
 """Board locator on the real dev photos under the conditions issue 4 promises.
 
-    .venv/bin/python benchmarks/locate_real.py [--photos DIR] [--only TEXT] [--save DIR]
+    .venv/bin/python benchmarks/locate_real.py [--photos DIR] [--only TEXT] [--save DIR] [--cut]
 
 From each labelled real photo in ../shared/dev_photos/ (not in the repository: the script
 says so and exits 0 without it) a fixed, seeded set of variants is made in memory: turned by
@@ -18,6 +18,15 @@ not, the corner error (largest of the four, % of the board diagonal), the locato
 confidence and the time (decode + locate); then the totals. ``--save`` writes the variant
 photos and labels to a folder (for a look, or for ``benchmarks/detect.py DIR`` to read their
 lanes; keep them out of git).
+
+``--cut`` measures instead the board cut by the frame: each photo as it is and placed on a
+table (80 % of the frame), cut 10, 20 and 30 % off each edge (that share of the board's
+extent across the edge lies beyond it). Printed per variant: the detector's answer
+(``pipeline.missing_edges``: the edges said to be outside the photo; "whole" for a board read
+as it is, "whole, all lanes" where the cut hides no printed space, only the border; or not
+found), whether that is right (the cut edge named and no other, or read whole where no lane
+is hidden), the corner error of the four corners (those outside the photo included, as
+estimated) and the time (wall and CPU); then the totals per amount.
 """
 
 from __future__ import annotations
@@ -43,7 +52,7 @@ from scorer.vision.config import DEFAULT  # noqa: E402
 from scorer.vision.decode import decode_scaled  # noqa: E402
 from scorer.vision.geometry import corner_error, diagonal, project  # noqa: E402
 from scorer.vision.locate import locate  # noqa: E402
-from scorer.vision.pipeline import check_exposure  # noqa: E402
+from scorer.vision.pipeline import check_exposure, missing_edges, seen_spaces  # noqa: E402
 
 DEV_PHOTOS = ROOT.parent / "shared" / "dev_photos"
 # a phone's main camera sees ~65 degrees across its long side
@@ -288,6 +297,116 @@ def variants(photo: Photo, seed: int) -> Iterator[Variant]:
                           jpeg(lit(image, corners, exposure, True, spots)), corners)
 
 
+# ---------------------------------------------------------------------------- cut by the frame
+
+EDGES = ("top", "right", "bottom", "left")
+CUT_SHARES = (0.1, 0.2, 0.3)
+
+
+def cut(image: np.ndarray, corners: np.ndarray, edge: str, share: float,
+        ) -> tuple[np.ndarray, np.ndarray]:
+    """The photo cut so that ``share`` of the board's extent across ``edge`` (its corners'
+    span in that direction) lies beyond that edge of the photo, and the corners in its px."""
+    lo, hi = corners.min(axis=0), corners.max(axis=0)
+    span = hi - lo
+    if edge == "top":
+        y = int(round(lo[1] + share * span[1]))
+        return image[y:], corners - (0, y)
+    if edge == "bottom":
+        return image[:int(round(hi[1] - share * span[1]))], corners
+    if edge == "left":
+        x = int(round(lo[0] + share * span[0]))
+        return image[:, x:], corners - (x, 0)
+    return image[:, :int(round(hi[0] - share * span[0]))], corners
+
+
+def cut_variants(photo: Photo, seed: int) -> Iterator[tuple[str, float, Variant]]:
+    """The photo as it is and placed on a table (80 % of the frame), each cut 10, 20 and 30 %
+    off each edge: (edge, share, variant)."""
+    rng = np.random.default_rng(seed)
+    h, w = photo.image.shape[:2]
+    size = (w, h) if own_table(photo) else (2000, 1500)
+    on_table = framed(np.eye(3), photo.corners, size, 0.8)
+    settings = [("as shot", photo.image, photo.corners),
+                ("on a table", place(photo, on_table, size, None if own_table(photo) else wood,
+                                     rng), project(on_table, photo.corners))]
+    for setting, image, corners in settings:
+        for edge in EDGES:
+            for share in CUT_SHARES:
+                out, c = cut(image, corners, edge, share)
+                yield edge, share, Variant(f"{setting}, {share:.0%} off the {edge}",
+                                                    jpeg(np.ascontiguousarray(out)), c)
+
+
+def measure_cut(variant: Variant, board) -> dict:
+    """Read the cut variant as ``pipeline.detect`` does, up to the located corners and the
+    edges its answer says are outside the photo (``pipeline.missing_edges``)."""
+    start, cpu = time.perf_counter(), time.process_time()
+    try:
+        image, scale = decode_scaled(variant.data, DEFAULT.work_long_side, DEFAULT)
+        check_exposure(image, DEFAULT)
+        found = locate(image, board, DEFAULT)
+    except BoardNotFound:
+        found = None
+    ms = (time.perf_counter() - start) * 1000
+    cpu_ms = (time.process_time() - cpu) * 1000
+    if found is None:
+        return {"outside": None, "ms": ms, "cpu_ms": cpu_ms, "hides": True}
+    height, width = image.shape[:2]
+    return {"outside": missing_edges(found, board, width, height), "ms": ms, "cpu_ms": cpu_ms,
+            "hides": hides_lanes(variant, board, scale, width, height),
+            "corner_error": corner_error(found.corners / scale, variant.corners),
+            "confidence": found.confidence}
+
+
+def hides_lanes(variant: Variant, board, scale: float, width: int, height: int) -> bool:
+    """Whether the cut hides a printed space (the labels' corners taken as the art frame's:
+    a board cut no further than its border shows every lane and is rightly read whole)."""
+    return not seen_spaces(board, variant.corners * scale, width, height).all()
+
+
+def report_cut(photos: list[Photo], only: str | None) -> None:
+    """``--cut``: the cut variants of every photo, then the totals per amount cut."""
+    rows = []
+    print(f"{'photo':28} {'variant':32} {'answer':>16} {'edge':>5} {'error':>7} {'conf':>5} "
+          f"{'ms':>6} {'cpu ms':>6}")
+    for seed, photo in enumerate(photos):
+        board = load_board(photo.map)
+        for edge, share, variant in cut_variants(photo, seed):
+            if only and only not in variant.name:
+                continue
+            r = measure_cut(variant, board)
+            r.update(share=share, named=r["outside"] == (edge,)
+                     or (r["outside"] == () and not r["hides"]))
+            rows.append(r)
+            whole = "whole" if r["hides"] else "whole, all lanes"
+            answer = "not found" if r["outside"] is None else "+".join(r["outside"]) or whole
+            error = f"{100 * r['corner_error']:6.2f}%" if "corner_error" in r else ""
+            conf = f"{r['confidence']:5.2f}" if "confidence" in r else ""
+            print(f"{photo.name:28} {variant.name:32} {answer:>16} "
+                  f"{'yes' if r['named'] else 'no':>5} {error:>7} {conf:>5} {r['ms']:6.0f} "
+                  f"{r['cpu_ms']:6.0f}", flush=True)
+    print()
+    for share in CUT_SHARES:
+        of = [r for r in rows if r["share"] == share]
+        if not of:
+            continue
+        found = [r for r in of if r["outside"] is not None]
+        named = [r for r in of if r["named"]]
+        within = [r for r in named if r["corner_error"] < 0.02]
+        errors = sorted(100 * r["corner_error"] for r in named)
+        print(f"{share:.0%} off an edge: found {len(found)}/{len(of)}, the cut edge named "
+              f"(and no other; or read whole where the cut hides no lane, "
+              f"{sum(not r['hides'] for r in of)}) {len(named)}/{len(of)}, of which corners "
+              f"within 2 % {len(within)}"
+              + (f" (median {statistics.median(errors):.2f} %, worst {errors[-1]:.2f} %)"
+                 if errors else "")
+              + f"; time median {statistics.median(r['ms'] for r in of):.0f} ms, "
+              f"slowest {max(r['ms'] for r in of):.0f} ms (CPU median "
+              f"{statistics.median(r['cpu_ms'] for r in of):.0f} ms, most "
+              f"{max(r['cpu_ms'] for r in of):.0f} ms)")
+
+
 # ---------------------------------------------------------------------------- measuring
 
 
@@ -301,8 +420,10 @@ def measure(variant: Variant, board) -> dict:
     except BoardNotFound as exc:
         return {"error": str(exc), "ms": (time.perf_counter() - start) * 1000}
     ms = (time.perf_counter() - start) * 1000
+    height, width = image.shape[:2]
     return {"corner_error": corner_error(found.corners / scale, variant.corners),
-            "confidence": found.confidence, "ms": ms}
+            "confidence": found.confidence, "ms": ms,
+            "outside": missing_edges(found, board, width, height)}
 
 
 def load_photos(folder: Path) -> list[Photo]:
@@ -326,10 +447,15 @@ def main() -> int:
                         help="folder of labelled real photos (default ../shared/dev_photos)")
     parser.add_argument("--only", help="only the variants whose name contains this")
     parser.add_argument("--save", type=Path, help="also write each variant photo and label here")
+    parser.add_argument("--cut", action="store_true",
+                        help="the board cut by the frame 10/20/30 %% off each edge instead")
     args = parser.parse_args()
     photos = load_photos(args.photos) if args.photos.is_dir() else []
     if not photos:
         print(f"No labelled real photos in {args.photos}: nothing to measure (skipped).")
+        return 0
+    if args.cut:
+        report_cut(photos, args.only)
         return 0
     rows = []
     print(f"{'photo':24} {'variant':50} {'result':>10} {'conf':>5} {'ms':>6}")
@@ -352,6 +478,8 @@ def main() -> int:
                       f"{r['ms']:6.0f}  {r['error']}", flush=True)
                 continue
             mark = "" if r["corner_error"] < 0.01 else "  <-- over 1 %"
+            if r["outside"]:  # the whole board is in every one of these photos
+                mark += f"  <-- answered as cut at the {' and '.join(r['outside'])}"
             print(f"{photo.name:24} {variant.name:50} {100 * r['corner_error']:9.2f}% "
                   f"{r['confidence']:5.2f} {r['ms']:6.0f}{mark}", flush=True)
     found = [r for r in rows if "error" not in r]
@@ -360,6 +488,7 @@ def main() -> int:
           f"; median {statistics.median(r['ms'] for r in rows):.0f} ms, "
           f"slowest {max(r['ms'] for r in rows):.0f} ms")
     wrong = [r["confidence"] for r in found if r["corner_error"] >= 0.01]
+    print(f"answered as cut by the frame: {sum(bool(r['outside']) for r in found)}")
     if within:
         print(f"confidence: within 1 % {min(r['confidence'] for r in within):.2f}-"
               f"{max(r['confidence'] for r in within):.2f}; over 1 % "

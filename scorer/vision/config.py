@@ -62,6 +62,18 @@ class VisionConfig:
     # ... collinear pieces further apart than this (share of the photo's long side) are not
     # joined
     line_gap: float = 0.12
+    # locate.cut: a board cut by the photo's frame (a photo taken too close). A side of an
+    # outline this near an edge of the photo (share of its long side) lies along it; the board
+    # is looked for again reaching past such edges, kept where at least this share of its
+    # spaces falls in the photo ...
+    cut_touch: float = 0.012
+    cut_min_seen: float = 0.5
+    # ... and a corner further than this beyond an edge (share of the board's diagonal) is
+    # outside the photo
+    outside_tolerance: float = 0.01
+    # a lane with a printed space outside the photo is read at most this surely (the review
+    # asks it), and one with half of its spaces or more outside is not read at all
+    unseen_confidence: float = 0.3
     # locate.edges: the colour beside an edge is read this many px (at the edge search's
     # scale) either side of it, from 1.5 px (the blur) ...
     edge_beside: int = 4

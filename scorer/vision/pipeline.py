@@ -10,7 +10,7 @@ from dataclasses import dataclass, replace
 import cv2
 import numpy as np
 
-from scorer.boards import Board
+from scorer.boards import SPACE_SIZE, Board
 from scorer.errors import ScorerError
 from scorer.rules import board_has_stations
 from scorer.vision.classify import (
@@ -22,10 +22,19 @@ from scorer.vision.classify import (
 )
 from scorer.vision.config import DEFAULT, VisionConfig
 from scorer.vision.decode import decode_scaled
-from scorer.vision.errors import BoardNotFound
-from scorer.vision.geometry import art_to_photo, diagonal, is_convex_quad
-from scorer.vision.locate import ContentScore, blurred_lab, locate, polish, resize_long
+from scorer.vision.errors import BoardNotFound, BoardOutOfFrame
+from scorer.vision.geometry import art_to_photo, diagonal, is_convex_quad, project
+from scorer.vision.locate import (
+    ContentScore,
+    Located,
+    blurred_lab,
+    locate,
+    polish,
+    resize_long,
+)
+from scorer.vision.locate.cut import outside_edges
 from scorer.vision.model import Mlp
+from scorer.vision.sample import space_axes, space_table
 from scorer.vision.stations import StationResult, find_stations
 
 
@@ -42,6 +51,10 @@ class Detection:
     # art px -> full photo px, row-major 3x3 (what the lanes were read with)
     homography: tuple[float, ...] = ()
     photo_size: tuple[int, int] = ()  # width, height of the upright photo
+    # the lanes with a printed space outside the photo (read doubtful or not at all), and the
+    # cities outside it (no station read there)
+    unseen: tuple[str, ...] = ()
+    unseen_cities: tuple[str, ...] = ()
 
     def owner(self, route_id: str) -> str | None:
         return next((r.owner for r in self.routes if r.route == route_id), None)
@@ -155,8 +168,13 @@ def detect(
     given = parse_corners(corners) if corners is not None else None
     image, scale = decode_scaled(data, config.work_long_side, config)
     check_exposure(image, config)
+    height, width = image.shape[:2]
     if given is None:
         found = locate(image, board, config)
+        if missing_edges(found, board, width, height):
+            # the players take another photo, or place the corners beyond this one
+            raise BoardOutOfFrame(found.outside, found.corners / scale,
+                                  (round(width / scale), round(height / scale)))
         work_corners, confidence, art_corners = found.corners, found.confidence, found.art_corners
     else:
         work_corners, confidence = given * scale, 1.0
@@ -164,8 +182,13 @@ def detect(
     lab, veil = read_board(image, board, art_corners, config)
     check_sharpness(lab, config)
     probs = space_probabilities(lab, board, wanted, config, model)
-    routes = lane_results(probs, board, config, veil)
-    stations = (find_stations(lab, probs, board, wanted, config)
+    seen = seen_spaces(board, art_corners, width, height)
+    routes = unseen_lanes_doubtful(lane_results(probs, board, config, veil), board, seen, config)
+    lanes, _, owner_of = space_table(board)
+    unseen = tuple(sorted({lanes[i].id for i in owner_of[~seen]}))
+    shown = cities_in_photo(board, art_corners, width, height)
+    stations = (tuple(s for s in find_stations(lab, probs, board, wanted, config)
+                      if s.city in shown)
                 if board_has_stations(board.name) else ())
     h = np.diag([1 / scale, 1 / scale, 1.0]) @ art_to_photo(board, art_corners)
     return Detection(
@@ -177,14 +200,75 @@ def detect(
         confidence=confidence,
         homography=tuple(float(v) for v in (h / h[2, 2]).ravel()),
         photo_size=(round(image.shape[1] / scale), round(image.shape[0] / scale)),
+        unseen=unseen,
+        unseen_cities=tuple(sorted(set(board.cities) - shown)),
     )
+
+
+def missing_edges(found: Located, board: Board, width: int, height: int) -> tuple[str, ...]:
+    """The photo's edges the board ``found`` in a ``width`` x ``height`` photo reaches beyond,
+    when that hides printed spaces (a board cut no further than its border shows every
+    lane: nothing is missing then)."""
+    if not found.outside or seen_spaces(board, found.art_corners, width, height).all():
+        return ()
+    return found.outside
+
+
+def seen_spaces(board: Board, art_corners: np.ndarray, width: int, height: int) -> np.ndarray:
+    """Whether each printed space (``space_table`` order) lies wholly in the ``width`` x
+    ``height`` photo, both its ends, for the board at ``art_corners``: beyond its edges the
+    rectified board holds the photo's edge pixels drawn out, not the lane."""
+    _, spaces, _ = space_table(board)
+    along, _ = space_axes(board)
+    h = art_to_photo(board, art_corners)
+    seen = np.ones(len(spaces), dtype=bool)
+    for end in (-0.5, 0.5):
+        p = project(h, spaces[:, :2] + end * SPACE_SIZE[0] * along)
+        seen &= (p[:, 0] >= 0) & (p[:, 0] <= width - 1) & (p[:, 1] >= 0) & (p[:, 1] <= height - 1)
+    return seen
+
+
+def unseen_lanes_doubtful(routes: Sequence[LaneResult], board: Board, seen: np.ndarray,
+                          config: VisionConfig) -> tuple[LaneResult, ...]:
+    """``routes`` with the lanes the photo does not show whole made doubtful (the review
+    asks them): one with a space outside the photo is read at most
+    ``config.unseen_confidence`` surely, one with half of its spaces or more outside is not
+    read at all (no owner, confidence 0)."""
+    if seen.all():
+        return tuple(routes)
+    lanes, _, owner_of = space_table(board)
+    unseen = np.bincount(owner_of, ~seen, len(lanes)) / np.bincount(owner_of, minlength=len(lanes))
+    share = {lane.id: float(u) for lane, u in zip(lanes, unseen, strict=True)}
+    out = []
+    for lane in routes:
+        part = share.get(lane.route, 0.0)
+        if part >= 0.5:
+            lane = replace(lane, owner=None, confidence=0.0, likely="empty", second="empty")
+        elif part > 0:
+            lane = replace(lane, confidence=min(lane.confidence, config.unseen_confidence))
+        out.append(lane)
+    return tuple(out)
+
+
+def cities_in_photo(board: Board, art_corners: np.ndarray, width: int, height: int,
+                    ) -> set[str]:
+    """The cities the board at ``art_corners`` puts in the ``width`` x ``height`` photo
+    (beyond its edges no station is read)."""
+    names = list(board.cities)
+    p = project(art_to_photo(board, art_corners),
+                np.array([[board.cities[n].x, board.cities[n].y] for n in names]))
+    inside = (p[:, 0] >= 0) & (p[:, 0] <= width - 1) & (p[:, 1] >= 0) & (p[:, 1] <= height - 1)
+    return {n for n, i in zip(names, inside, strict=True) if i}
 
 
 def fit_art_frame(image: np.ndarray, board: Board, corners: np.ndarray,
                   config: VisionConfig) -> np.ndarray:
-    """Given corners, nudge the frame a few mm so the printed spaces sit on the photo's."""
+    """Given corners, nudge the frame a few mm so the printed spaces sit on the photo's (on
+    the part in the photo when they reach beyond it)."""
     small, scale = resize_long(image, config.locate_long_side)
-    score = ContentScore(blurred_lab(small), board, config)
+    height, width = image.shape[:2]
+    beyond = bool(outside_edges(corners, width, height, 0.0))
+    score = ContentScore(blurred_lab(small), board, config, beyond)
     start = corners * scale
     polished, value = polish(score, start, score(start), 0.25 * diagonal(start))
     return polished / scale if value > score(start) else corners

@@ -163,6 +163,8 @@ def review(game_id: str, scan_id: str) -> Response | tuple[str, int] | str:
         flash_message(_("That photo's review is closed: it was applied, or set aside for "
                         "newer photos. The board below is the game as it stands."))
         return back_to("play.game_page", game_id=game_id)
+    if result.get("outside"):  # the board reaches past the photo: its corners, placed
+        return back_to("scan.corners_page", game_id=game_id, scan_id=scan_id)
     if result.get("error"):
         return render_template(
             "pages/scan_failed.html", stored=stored, scan_id=scan_id,
@@ -409,9 +411,13 @@ def corners_page(game_id: str, scan_id: str) -> tuple[str, int] | str:
     except ScorerError as exc:  # not an image at all: nothing to place corners on
         return render_template("pages/scan_failed.html", stored=stored, scan_id=scan_id,
                                error=refuse(exc), can_place_corners=False), 422
-    found = result.get("detection", {}).get("corners") or []
-    return render_template("pages/scan_corners.html", stored=stored, scan_id=scan_id,
-                           found=found, factor=factor)
+    found = result.get("detection", {}).get("corners") or result.get("corners") or []
+    size = result.get("photo_size") or []
+    outside = result.get("outside") or []
+    return render_template(
+        "pages/scan_corners.html", stored=stored, scan_id=scan_id, found=found, factor=factor,
+        outside=outside, padding=corner_margins(found, size),
+        why=translate(Message.from_json(result["error"])) if outside else None)
 
 
 @bp.post("/<scan_id>/corners")
@@ -423,7 +429,8 @@ def set_corners(game_id: str, scan_id: str) -> Response | tuple[str, int]:
         values = [float(request.form.get(f"c{i}", "")) for i in range(8)]
     except ValueError:
         values = []
-    if len(values) != 8 or not all(0 <= v < 100_000 for v in values):
+    # a corner may lie beyond the photo's edges (a board the photo cuts)
+    if len(values) != 8 or not all(-100_000 < v < 100_000 for v in values):
         flash_message(_("Place all four corners of the board, in order."), error=True)
         return back_to("scan.corners_page", game_id=game_id, scan_id=scan_id)
     corners = [values[i:i + 2] for i in range(0, 8, 2)]
@@ -433,6 +440,25 @@ def set_corners(game_id: str, scan_id: str) -> Response | tuple[str, int]:
         flash_message(busy.said(), error=True)
         return back_to("scan.corners_page", game_id=game_id, scan_id=scan_id)
     return back_to("scan.review", game_id=game_id, scan_id=scan_id)
+
+
+def corner_margins(corners: list[list[float]], size: list[int]) -> str:
+    """The CSS padding round the corners page's photo that shows beyond its edges as far as
+    the corners found outside it, with room to grab them ("" when every corner is inside).
+    Percentages of padding are of the page's width, on every side."""
+    if len(corners) != 4 or len(size) != 2 or min(size) <= 0:
+        return ""
+    width, height = size
+    xs, ys = [x / width for x, _ in corners], [y / height for _, y in corners]
+    # beyond each edge, in shares of the photo's width (left, right) or height (top, bottom)
+    beyond = [-min(ys), max(xs) - 1, max(ys) - 1, -min(xs)]
+    top, right, bottom, left = (min(b + 0.06, 0.8) if b > 0 else 0.0 for b in beyond)
+    if not any((top, right, bottom, left)):
+        return ""
+    across = 1 + left + right  # the box's width in photo widths
+    tall = height / width
+    return " ".join(f"{100 * share / across:.2f}%" for share in
+                    (top * tall, right, bottom * tall, left))
 
 
 def _allow_photo_upload() -> None:

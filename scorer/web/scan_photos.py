@@ -30,6 +30,7 @@ def photo_reading(detection: Any, scale: float = 1.0) -> dict[str, Any]:
                    for r in detection.routes},
         "stations": {s.city: s.owner for s in detection.stations},
         "elapsed_ms": detection.elapsed_ms, "scale": scale,
+        "unseen": list(detection.unseen), "unseen_cities": list(detection.unseen_cities),
     }
 
 
@@ -46,6 +47,16 @@ def readings(result: dict[str, Any]) -> list[dict[str, Any]]:
                         for r in routes},
              "stations": {s["city"]: s["owner"] for s in result["detection"]["stations"]},
              "elapsed_ms": result["detection"].get("elapsed_ms")}]
+
+
+def outside_every_photo(result: dict[str, Any], what: str = "unseen") -> set[str]:
+    """The lanes with a printed space outside every photo of the review (its corners placed
+    by hand beyond the photo's edges): no photo shows them whole; with ``what`` =
+    "unseen_cities", the cities outside every photo."""
+    photos = readings(result)
+    if not photos:
+        return set()
+    return set.intersection(*(set(photo.get(what, ())) for photo in photos))
 
 
 def photo_count(result: dict[str, Any]) -> int:

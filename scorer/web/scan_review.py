@@ -14,7 +14,7 @@ from scorer.web import store
 from scorer.web.common import refuse
 from scorer.web.db import get_db, scan_files
 from scorer.web.i18n import _, color_name
-from scorer.web.scan_photos import photo_count, rectified_name
+from scorer.web.scan_photos import outside_every_photo, photo_count, rectified_name
 from scorer.web.svg import board_shapes, hit_line
 
 
@@ -36,6 +36,7 @@ class LaneView:
     length: int = 0
     # the card's choices, likeliest first for the crop (None: nobody), every player once
     choices: tuple[str | None, ...] = ()
+    outside: bool = False  # partly outside every photo: the board itself says
 
     @property
     def change(self) -> str | None:
@@ -55,11 +56,16 @@ def lane_views(stored: store.StoredGame, result: dict[str, Any]) -> list[LaneVie
     proposed = result.get("proposed", {})
     players = {p.name for p in game.players}
     by_colour = {p.color: p.name for p in game.players}
+    outside = outside_every_photo(result)
     views = []
     for route in game.board.routes.values():
         read = result["lanes"].get(route.id, {"owner": None, "confidence": 0.0, "color": None})
         detected = read["owner"]
-        choice = proposed.get(route.id, detected)
+        current = game.owner(route.id)
+        # a lane no photo shows whole, read as nobody: the photos say nothing of it, and the
+        # review keeps the game's owner unless the players set it
+        unread = route.id in outside and detected is None
+        choice = proposed.get(route.id, current if unread else detected)
         if choice is not None and choice not in players:
             choice = None
         seen = read.get("color")
@@ -68,10 +74,11 @@ def lane_views(stored: store.StoredGame, result: dict[str, Any]) -> list[LaneVie
         views.append(LaneView(
             id=route.id, a=route.a, b=route.b, color=route.color,
             double=bool(game.board.siblings(route)), detected=detected, proposed=choice,
-            current=game.owner(route.id), confidence=float(read["confidence"]),
+            current=current, confidence=float(read["confidence"]),
             doubtful=route.id not in proposed and unsure, seen=seen,
             by_hand=route.id in proposed, unsure=unsure, length=route.length,
-            choices=_choices(read, by_colour),
+            choices=tuple(dict.fromkeys((current, *_choices(read, by_colour)))) if unread
+            else _choices(read, by_colour), outside=route.id in outside,
         ))
     return views
 
@@ -96,6 +103,10 @@ def _stations_shown(stored: store.StoredGame, result: dict[str, Any]) -> dict[st
     (``proposed_stations``, None: no station; scans older than it have none)."""
     names = {p.name for p in stored.game.players}
     shown = {city: owner for city, owner in result.get("stations", {}).items() if owner in names}
+    # no photo shows these cities: the game's stations there stay as they are
+    for city in outside_every_photo(result, "unseen_cities"):
+        if stored.game.station_at(city) is not None:
+            shown[city] = stored.game.station_at(city)
     for city, owner in result.get("proposed_stations", {}).items():
         if owner in names:
             shown[city] = owner

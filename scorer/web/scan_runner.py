@@ -173,6 +173,11 @@ class PhotoRead:
     rejected: bool = False  # not to be read again with corners placed by hand
     files: dict[str, bytes] = field(default_factory=dict)
     columns: dict[str, Any] = field(default_factory=dict)
+    # the board reaching past the photo's edges: where its corners were found (in the pixels
+    # of the photo as uploaded, those beyond ``outside`` outside it), and the photo's size
+    outside: tuple[str, ...] = ()
+    corners: list[list[float]] | None = None
+    photo_size: tuple[int, int] | None = None
 
 
 def read_photo(stored: store.StoredGame, data: bytes, scale: float = 1.0,
@@ -233,6 +238,12 @@ def read_photo(stored: store.StoredGame, data: bytes, scale: float = 1.0,
                          rejected=True)
     if "error" in outcome:
         error = outcome["error"]
+        if type(error).__name__ == "BoardOutOfFrame":  # the corners page places them
+            read_out = replace(
+                read_out, outside=error.edges,
+                corners=[[x * scale, y * scale] for x, y in error.corners],
+                photo_size=(round(error.photo_size[0] * scale),
+                            round(error.photo_size[1] * scale)))
         return replace(read_out, error=error.message,
                        rejected=type(error).__name__ == "ImageRejected")
     if "failure" in outcome:
@@ -251,7 +262,9 @@ def run_detection(stored: store.StoredGame, scan: Scan,
     # corners come and go in the uploaded photo's pixels
     read = read_photo(stored, data, scan.scale, corners, f"scan {scan.id} of game {stored.id}")
     if read.error is not None:
-        _failed(stored.id, scan.id, read.error, read.rejected, read.files, read.columns)
+        found = ({"outside": list(read.outside), "corners": read.corners,
+                  "photo_size": list(read.photo_size or ())} if read.outside else {})
+        _failed(stored.id, scan.id, read.error, read.rejected, read.files, read.columns, found)
         return
     detection = read.detection
     with locked(stored.id, scan.id) as now:  # a new reading (corners by hand): a new review
@@ -336,8 +349,9 @@ def _in_child(task: str, args: tuple[Any, ...], limit: float) -> Any:
     """``_read_photo_here`` ("read") or ``shown_photo`` ("shown") in a child process (forked
     from a forkserver that has the detector imported), killed after ``limit`` seconds:
     TookTooLong. Every decode of an uploaded photo runs in such a child, so the server's own
-    process only ever holds the small images it sends back. A refusal or "no board" comes back
-    as the ScorerError it was; RuntimeError when the child died (out of memory, killed)."""
+    process only ever holds the small images it sends back. A refusal, "no board" or a board
+    reaching past the photo comes back as the ScorerError it was; RuntimeError when the child
+    died (out of memory, killed)."""
     import multiprocessing
 
     if not _children:
@@ -370,11 +384,27 @@ def _in_child(task: str, args: tuple[Any, ...], limit: float) -> Any:
 
 def _rebuilt(kind: str, message: dict[str, Any], files: dict[str, bytes],
              columns: dict[str, Any]) -> Any:
-    """A reading's failure sent back by the child: its ScorerError rebuilt, and its files."""
-    from scorer.vision.errors import BoardNotFound, ImageRejected
+    """A reading's failure sent back by the child: its ScorerError rebuilt, and its files.
+    For a board reaching past the photo, ``message`` holds what was found of it."""
+    from scorer.vision.errors import BoardNotFound, BoardOutOfFrame, ImageRejected
 
-    error = (ImageRejected if kind == "rejected" else BoardNotFound)(Message.from_json(message))
+    error: ScorerError
+    if kind == "out-of-frame":
+        error = BoardOutOfFrame(message["edges"], message["corners"],
+                                tuple(message["photo_size"]))
+    else:
+        error = (ImageRejected if kind == "rejected" else BoardNotFound)(
+            Message.from_json(message))
     return "error", error, files, columns
+
+
+def _sent_error(error: ScorerError) -> tuple[str, dict[str, Any]]:
+    """A reading's failure as the child sends it: its kind and what rebuilds it."""
+    name = type(error).__name__
+    if name == "BoardOutOfFrame":
+        return "out-of-frame", {"edges": list(error.edges), "corners": error.corners,
+                                "photo_size": list(error.photo_size)}
+    return ("rejected" if name == "ImageRejected" else "not-found"), error.message.to_json()
 
 
 def _child_main(send: Any, task: str, args: tuple[Any, ...]) -> None:
@@ -388,9 +418,7 @@ def _child_main(send: Any, task: str, args: tuple[Any, ...]) -> None:
             if outcome[0] == "ok":
                 answer = ("ok", outcome)
             else:
-                error = outcome[1]
-                answer = ("error", ("rejected" if type(error).__name__ == "ImageRejected"
-                                    else "not-found", error.message.to_json(), *outcome[2:]))
+                answer = ("error", (*_sent_error(outcome[1]), *outcome[2:]))
     except ScorerError as exc:  # shown_photo's refusal
         answer = ("error", ("rejected", exc.message.to_json(), {}, {}))
     except BaseException as exc:  # whatever it is, the parent says so
@@ -400,12 +428,15 @@ def _child_main(send: Any, task: str, args: tuple[Any, ...]) -> None:
 
 
 def _failed(game_id: str, scan_id: str, message: Message, rejected: bool,
-            files: dict[str, bytes] | None = None, columns: dict[str, Any] | None = None) -> None:
-    """Store why the reading failed (the message, translated when shown): the scan is finished
-    (and pruned like any other)."""
+            files: dict[str, bytes] | None = None, columns: dict[str, Any] | None = None,
+            found: dict[str, Any] | None = None) -> None:
+    """Store why the reading failed (the message, translated when shown) and, for a board
+    reaching past the photo's edges, what was ``found`` of it (the edges, the corners, the
+    photo's size): the scan is finished (and pruned like any other)."""
     with locked(game_id, scan_id) as scan:
         save(game_id, scan_id,
-              {**scan.result, "error": message.to_json(), "rejected": rejected},
+              {**scan.result, "error": message.to_json(), "rejected": rejected,
+               **(found or {})},
               state="failed", **(columns or {}))
         put_files(game_id, scan_id, files or {})
 

@@ -6,6 +6,7 @@ import json
 import re
 from pathlib import Path
 
+import pytest
 from playwright.sync_api import expect
 
 from tests.browser.conftest import DOUBLE_TAP_S
@@ -80,9 +81,83 @@ def test_a_photo_without_a_board_offers_placing_the_corners_by_hand(phone, table
     box = photo.bounding_box()
     for fx, fy in ((0.1, 0.1), (0.9, 0.1), (0.9, 0.9), (0.1, 0.9)):
         phone.mouse.click(box["x"] + fx * box["width"], box["y"] + fy * box["height"])
-    expect(phone.locator("[data-corner-marks] circle")).to_have_count(4)
+    expect(phone.locator("[data-corner-photo] [data-corner]")).to_have_count(4)
     assert float(phone.locator('input[name="c2"]').input_value()) > 600  # photo pixels
     shot(phone, "corners")
+    assert not phone.problems
+
+
+def test_a_photo_cutting_the_board_opens_the_corners_page_with_the_corners_found_placed(
+        phone, table, shot, tmp_path):
+    from PIL import Image
+
+    truth = json.loads((SAMPLES / "usa-01.json").read_text())
+    corners = truth["corners"]
+    photo = Image.open(SAMPLES / "usa-01.jpg")
+    height = round(max(y for _, y in corners) - 0.25 * (max(y for _, y in corners)
+                                                       - min(y for _, y in corners)))
+    cut = tmp_path / "too-close.jpg"
+    photo.crop((0, 0, photo.width, height)).save(cut, quality=90)
+    game_id = table.api_game({"variant": "usa", "players": [
+        {"name": n, "color": c} for n, c in zip(["Ann", "Bob", "Cleo"], truth["players"],
+                                                strict=False)]})
+    phone.goto(f"/games/{game_id}/scan")
+    phone.locator("[data-scan-photo]").set_input_files(str(cut))
+    phone.locator(".scan-form button[type=submit]").tap()
+    phone.wait_for_url(re.compile(rf"/games/{game_id}/scan/[\w-]+/corners$"), timeout=60_000)
+    expect(phone.locator('[data-outside="bottom"]')).to_contain_text(
+        "The bottom of the board is outside the photo")
+    expect(phone.locator("[data-corner-photo][data-ready]")).to_have_count(1)
+    handles = phone.locator("[data-corner-photo] [data-corner]")
+    expect(handles).to_have_count(4)
+    # the two corners below the photo are placed in the band under it, in the screen's width
+    img = phone.locator("[data-corner-img]").bounding_box()
+    boxes = [handles.nth(i).bounding_box() for i in range(4)]
+    centres = [(b["x"] + b["width"] / 2, b["y"] + b["height"] / 2) for b in boxes]
+    assert [handles.nth(i).get_attribute("class") for i in range(4)] == [
+        "corner-handle", "corner-handle", "corner-handle outside", "corner-handle outside"]
+    assert all(img["y"] + img["height"] < y for _, y in centres[2:])
+    assert all(0 <= x <= 390 for x, _ in centres)
+    # each placed where it was found: screen point = photo point at the shown photo's scale
+    k = img["width"] / photo.width
+    for (x, y), (cx, cy) in zip(corners, centres, strict=True):
+        assert abs(img["x"] + x * k - cx) < 0.02 * img["width"]
+        assert abs(img["y"] + y * k - cy) < 0.02 * img["width"]
+    phone.locator("[data-corner-photo]").scroll_into_view_if_needed()
+    shot(phone, "corners-placed")
+    # the table drags the one it wants elsewhere (here: 20 px further down)
+    before = float(phone.locator('input[name="c5"]').input_value())
+    x, y = centres[2]
+    phone.mouse.move(x, y)
+    phone.mouse.down()
+    phone.mouse.move(x, y + 10, steps=3)
+    phone.mouse.move(x, y + 20, steps=3)
+    phone.mouse.up()
+    after = float(phone.locator('input[name="c5"]').input_value())
+    assert after - before == pytest.approx(20 / k, rel=0.15)
+    expect(handles).to_have_count(4)
+    # the band under the photo grew to hold it
+    frame = phone.locator("[data-corner-photo]").bounding_box()
+    dropped = handles.nth(2).bounding_box()
+    assert dropped["y"] + dropped["height"] / 2 < frame["y"] + frame["height"]
+    shot(phone, "corner-dragged")
+    phone.get_by_role("button", name="Read with these corners").tap()
+    phone.wait_for_url(re.compile(rf"/games/{game_id}/scan/[\w-]+$"), timeout=60_000)
+    # the lanes below the photo are asked, not read from its bottom edge
+    expect(phone.locator('#scan-lanes [data-route-id="miami--new-orleans"]')).to_have_attribute(
+        "data-doubtful", "")
+    expect(phone.locator("#card")).to_contain_text("outside the photo: look at the board")
+    shot(phone, "review")
+    # the players look at the board for a lane below the photo: Bob's blue El Paso-Houston
+    phone.locator('[data-to-check] [data-lane="el-paso--houston"] a').tap()
+    card = phone.locator('#card[data-card="el-paso--houston"]')
+    card.locator('[data-pick="Bob"]').tap()
+    expect(phone.locator('#scan-lanes [data-route-id="el-paso--houston"]')).to_have_attribute(
+        "data-owner", "Bob")
+    shown = shown_owners(phone)
+    after = applied(phone, table, game_id)
+    assert after == {r: owner for r, owner in shown.items() if owner}
+    assert after["el-paso--houston"] == "Bob"
     assert not phone.problems
 
 

@@ -34,6 +34,7 @@ from scorer.vision.locate import (
     resize_long,
 )
 from scorer.vision.locate.content import _median
+from scorer.vision.locate.images import local_median
 from scorer.vision.locate.masks import _without_protrusions
 from tests.vision.renderer import load_renderer
 
@@ -213,6 +214,13 @@ def test_a_board_seen_steeply_is_outlined_though_its_sides_converge():
 def test_the_fast_median_is_numpys_median(rows, columns, seed):
     values = np.random.default_rng(seed).normal(0, 50, (rows, columns)).astype(np.float32)
     assert np.allclose(_median(values), np.median(values, axis=0))
+
+
+def test_a_median_window_wider_than_the_image_is_the_images_median():
+    """A wild outline's scale asked for a window wider than the image, and OpenCV's median
+    got no samples (it raised, and the photo's reading failed)."""
+    lab = np.full((10, 640, 3), 100.0, np.float32)
+    assert np.allclose(local_median(lab, 3000.0), 100.0)
 
 
 def test_an_arm_over_the_boards_edge_is_cut_off_its_outline():

@@ -26,7 +26,7 @@ from scorer.errors import (
 )
 from scorer.messages import Message, Names
 from scorer.rules import PIECE_COLORS, VARIANTS
-from scorer.vision.errors import BoardNotFound, ImageRejected
+from scorer.vision.errors import BoardNotFound, BoardOutOfFrame, ImageRejected
 from scorer.web import i18n
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -127,6 +127,8 @@ ERRORS = {
                                  "board."),
     ImageRejected: ImageRejected("The file is too large ({size:.0f} MB, at most {limit:.0f} MB).",
                                  size=31.4, limit=25),
+    BoardOutOfFrame: BoardOutOfFrame(("right", "bottom"), [[10, 10], [900, 12], [910, 700],
+                                                           [8, 690]], (800, 600)),
 }
 
 

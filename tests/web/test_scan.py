@@ -161,6 +161,91 @@ def test_corners_placed_by_hand_read_the_board(client, usa_photo):
     assert "Place all four corners" in incomplete.text
 
 
+def cut_at_the_bottom(name: str, share: float) -> tuple[bytes, dict, int]:
+    """A sample photo cut so that ``share`` of the board's height lies below it (a photo
+    taken too close), its labels and its height."""
+    data, truth = sample(name)
+    image = Image.open(io.BytesIO(data))
+    corners = np.array(truth["corners"])
+    bottom = round(corners[:, 1].max() - share * np.ptp(corners[:, 1]))
+    buffer = io.BytesIO()
+    image.crop((0, 0, image.width, bottom)).save(buffer, "JPEG", quality=90)
+    return buffer.getvalue(), truth, bottom
+
+
+def placed_corners(page: str) -> np.ndarray:
+    """The corners the corners page places, in photo pixels (its form's inputs)."""
+    values = [float(re.search(rf'name="c{i}" inputmode="decimal" value="(-?[\d.]+)"',
+                              page).group(1)) for i in range(8)]
+    return np.reshape(values, (4, 2))
+
+
+def test_a_photo_cutting_the_board_says_which_edge_and_opens_the_corners_page_placed(client):
+    data, truth, height = cut_at_the_bottom("usa-01", 0.25)
+    game_id = new_game(client, "usa", truth["players"])
+    url = scan_url(upload(client, game_id, data))
+    answer = client.get(url)
+    assert answer.status_code == 303 and answer.headers["Location"].endswith(url + "/corners")
+    page = client.get(answer.headers["Location"])
+    assert page.status_code == 200
+    text = html.unescape(page.text)
+    assert 'data-outside="bottom"' in text
+    assert ("The bottom of the board is outside the photo: take it again with the whole board "
+            "in the frame.") in text
+    assert "Try another photo" in text and "Read with these corners" in text
+    corners = placed_corners(page.text)
+    # every corner as found, those below the photo where the board reaches
+    diagonal = np.linalg.norm(np.subtract(truth["corners"][0], truth["corners"][2]))
+    assert np.abs(corners - truth["corners"]).max() < 0.015 * diagonal
+    assert corners[2:, 1].min() > height
+    # the photo is shown with a band below it where those corners are
+    padding = re.search(r'data-corner-photo[^>]*style="padding: ([^"]+)"', page.text).group(1)
+    top, right, bottom, left = (float(v.rstrip("%")) for v in padding.split())
+    assert top == right == left == 0 and bottom > 5
+    assert owners(client, game_id) == {}
+
+
+def test_a_photo_cutting_the_board_says_which_edge_in_french(client):
+    data, truth, _height = cut_at_the_bottom("usa-01", 0.25)
+    game_id = new_game(client, "usa", truth["players"])
+    url = scan_url(upload(client, game_id, data))
+    page = client.get(url + "/corners", headers={"Accept-Language": "fr"})
+    assert "Le bas du plateau est hors de la photo" in html.unescape(page.text)
+
+
+def test_corners_beyond_the_photo_read_the_board_and_ask_the_lanes_outside_it(client):
+    data, truth, height = cut_at_the_bottom("usa-01", 0.25)
+    game_id = new_game(client, "usa", truth["players"])
+    url = scan_url(upload(client, game_id, data))
+    corners = placed_corners(client.get(url + "/corners").text)
+    answer = client.post(url + "/corners",
+                         data={f"c{i}": str(v) for i, v in enumerate(corners.ravel())})
+    assert answer.status_code == 303 and answer.headers["Location"].endswith(url)
+    review = client.get(url)
+    assert review.status_code == 200
+    result = json.loads(stored_scans(client.raw.application, game_id)[url.split("/")[-1]]
+                        ["result"])
+    asked = {r for r, lane in result["lanes"].items() if lane["confidence"] < 0.75}
+    # Miami, New Orleans, Houston and El Paso lie in the part of the board below the photo
+    below = {"houston--new-orleans", "miami--new-orleans", "el-paso--houston"}
+    assert below <= asked
+    assert all(result["lanes"][r]["confidence"] == 0 for r in below)
+    assert reading(review.text, "miami--new-orleans") == "outside the photo: look at the board"
+
+
+def test_a_corner_placed_left_of_the_photo_is_read_not_refused(client, usa_photo):
+    data, truth = usa_photo
+    game_id = new_game(client, "usa", truth["players"])
+    url = scan_url(upload(client, game_id, data))
+    corners = np.array(truth["corners"], dtype=float)
+    corners[[0, 3], 0] = -40.0  # the board's left side beyond the photo
+    answer = client.post(url + "/corners",
+                         data={f"c{i}": str(v) for i, v in enumerate(corners.ravel())},
+                         follow_redirects=True)
+    assert "Place all four corners" not in answer.text
+    assert answer.status_code == 200 and "data-scan-summary" in answer.text
+
+
 def test_a_photo_over_25_mb_is_refused_before_it_is_read(client, usa):
     answer = upload(client, usa, b"\xff" * (scan_store.MAX_PHOTO_BYTES + 1))
     assert answer.status_code == 413
@@ -558,6 +643,47 @@ def test_the_stations_shown_are_the_stations_applied_and_each_can_be_corrected(
     assert client.post(url + "/apply").status_code == 303
     game = json.loads(client.get(f"/games/{europe}/export.json").data)
     assert {s["city"]: s["player"] for s in game["stations"]} == {"Wien": "Cleo", "Paris": "Bob"}
+
+
+def test_what_no_photo_shows_keeps_the_games_owners_unless_the_players_set_it(client,
+                                                                            monkeypatch):
+    """Corners placed beyond the photo: the lanes and cities outside it are not read, and the
+    review proposes what the game holds there (Apply removes nothing it did not see)."""
+    from scorer.boards import load_board
+
+    game_id = client.api_game({"variant": "europe", "players": players("Ann:red", "Bob:blue"),
+                               "claims": [{"player": "Ann", "route": "cadiz--lisboa"}],
+                               "stations": [{"player": "Bob", "city": "Lisboa"}]})
+    unread = {"owner": None, "color": None, "confidence": 0.0, "likely": "empty",
+              "second": "empty"}
+    sure = {"owner": None, "color": None, "confidence": 0.99}
+    lanes = {r: unread if r in ("cadiz--lisboa", "lisboa--madrid") else sure
+             for r in load_board("europe").routes}
+
+    def read(stored, kept, corners=None, data=None):
+        with scan_store.locked(stored.id, kept.id):
+            scan_store.save(stored.id, kept.id, {
+                "detection": {"elapsed_ms": 5}, "confidence": 1.0, "lanes": lanes,
+                "stations": {}, "proposed": {}, "photo_size": [400, 300],
+                "photos": [{"routes": lanes, "stations": {}, "elapsed_ms": 5, "scale": 1.0,
+                            "unseen": ["cadiz--lisboa", "lisboa--madrid"],
+                            "unseen_cities": ["Cadiz", "Lisboa"]}]}, state="ready")
+
+    monkeypatch.setattr(scan_runner, "run_detection", read)
+    url = scan_url(upload(client, game_id, b"\xff\xd8\xff a photo"))
+    page = client.get(url + "?lane=cadiz--lisboa").text
+    assert re.search(r'data-route-id="cadiz--lisboa"[^>]*data-owner="Ann"', page) or \
+        re.search(r'data-owner="Ann"[^>]*data-route-id="cadiz--lisboa"', page)
+    assert reading(page, "cadiz--lisboa") == "outside the photo: look at the board"
+    lead = re.search(r'class="btn big primary lead[^"]*"[^>]*>([^<]*(?:<[^>]*>[^<]*)*?)</button>',
+                     page).group(1)
+    assert "Ann" in lead and "as in the game" in lead
+    assert stations_shown(page) == {"Lisboa": "Bob"}
+    assert client.post(url + "/accept").status_code == 303  # the rest as the review shows it
+    assert client.post(url + "/apply").status_code == 303
+    game = json.loads(client.get(f"/games/{game_id}/export.json").data)
+    assert [(c["player"], c["route"]) for c in game["claims"]] == [("Ann", "cadiz--lisboa")]
+    assert [(s["player"], s["city"]) for s in game["stations"]] == [("Bob", "Lisboa")]
 
 
 @pytest.mark.parametrize(("bob", "text"), [

@@ -10,7 +10,7 @@ from scorer.boards import SPACE_SIZE, Board
 from scorer.vision.config import DEFAULT, VisionConfig
 from scorer.vision.geometry import art_corners, art_to_photo, is_convex_quad, project
 from scorer.vision.locate.images import local_median, squared_norm, wide_blur
-from scorer.vision.locate.quads import in_photo
+from scorer.vision.locate.quads import in_photo, seen_share
 from scorer.vision.sample import background_points, space_table
 
 
@@ -24,11 +24,17 @@ class Aligner:
     ``local_paper`` from the paper around each pixel: under a glare spot or a lamp in a dim
     room the paper is far brighter in one place than in another, and a route in the bright
     place is then nearer the one paper colour than the bright paper beside it is (the routes
-    there vanish from the image)."""
+    there vanish from the image).
+
+    With ``beyond`` the board may reach past the photo's edges: the drawing is matched and
+    correlated where it falls in the photo only (ECC leaves out what its warp takes from
+    beyond the image), and an outline is kept while ``config.cut_min_seen`` of its spaces
+    fall in the photo."""
 
     def __init__(self, lab: np.ndarray, board: Board, local_paper: bool = False,
-                 config: VisionConfig = DEFAULT):
+                 config: VisionConfig = DEFAULT, beyond: bool = False):
         self.board, self.local_paper, self.config = board, local_paper, config
+        self.beyond = beyond
         self.paper = background_points(board)[::7]
         self._features: dict[tuple, np.ndarray] = {}
         self.pyramid = [lab]  # halved until a template pixel spans a couple of photo pixels
@@ -60,7 +66,12 @@ class Aligner:
         # content score reads the black beyond the edges as routes on paper (it scored 150,
         # a right board 40-90, and won on a plain photo with a glare spot)
         height, width = self.pyramid[0].shape[:2]
-        return out if is_convex_quad(out) and in_photo(out[None], width, height)[0] else None
+        if not is_convex_quad(out):
+            return None
+        if self.beyond:
+            enough = seen_share(self.board, out, width, height) >= self.config.cut_min_seen
+            return out if enough else None
+        return out if in_photo(out[None], width, height)[0] else None
 
     def _view(self, h: np.ndarray, k: float) -> tuple[np.ndarray, np.ndarray]:
         """The pyramid level where a template pixel (1/k art px) spans a couple of photo
@@ -83,7 +94,15 @@ class Aligner:
         warp = down @ h @ np.diag([1 / k, 1 / k, 1.0])
         seen = cv2.warpPerspective(feature, warp, template.shape[::-1],
                                    flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP)
-        a, b = seen.ravel() - seen.mean(), template.ravel() - template.mean()
+        a, b = seen.ravel(), template.ravel()
+        if self.beyond:  # where the drawing falls in the photo
+            inside = cv2.warpPerspective(np.ones(feature.shape, np.uint8), warp,
+                                         template.shape[::-1],
+                                         flags=cv2.INTER_NEAREST | cv2.WARP_INVERSE_MAP).ravel()
+            a, b = a[inside > 0], b[inside > 0]
+            if len(a) < 2:
+                return 0.0
+        a, b = a - a.mean(), b - b.mean()
         norm = float(np.linalg.norm(a) * np.linalg.norm(b))
         return float(a @ b) / norm if norm > 1e-9 else 0.0  # a blank view: nothing there
 
@@ -94,6 +113,12 @@ class Aligner:
             key: tuple = (lab.shape, round(np.log(px) * 5), k)
         else:
             p = project(h, self.paper).astype(np.float32)
+            if self.beyond:  # the paper in the photo
+                rows, cols = lab.shape[:2]
+                p = p[(p[:, 0] >= 0) & (p[:, 0] <= cols - 1)
+                      & (p[:, 1] >= 0) & (p[:, 1] <= rows - 1)]
+                if len(p) == 0:
+                    p = np.zeros((1, 2), np.float32)
             values = cv2.remap(lab, p[:, :1], p[:, 1:], cv2.INTER_LINEAR)[:, 0]
             paper = np.median(values, axis=0).astype(np.float32)
             # hypotheses about one board agree on its paper and size: compute each image once

@@ -14,10 +14,16 @@ from scorer.vision.sample import background_points, space_axes, space_table
 
 
 class ContentScore:
-    """How well a corner hypothesis puts the printed spaces onto route-like pixels."""
+    """How well a corner hypothesis puts the printed spaces onto route-like pixels.
 
-    def __init__(self, lab: np.ndarray, board: Board, config: VisionConfig = DEFAULT):
-        self.lab, self.board = lab, board
+    With ``beyond`` the board may reach past the photo's edges (a photo taken too close): the
+    score is then that of the spaces and paper in the photo only, and an outline that leaves
+    less than ``config.cut_min_seen`` of the spaces in it is no board."""
+
+    def __init__(self, lab: np.ndarray, board: Board, config: VisionConfig = DEFAULT,
+                 beyond: bool = False):
+        self.lab, self.board, self.beyond = lab, board, beyond
+        self.min_seen = config.cut_min_seen
         # how far the map may be printed off the board_frame, in art px
         slack_cm = (config.measured_frame_slack_cm if board.board_frame.get("measured")
                     else config.assumed_frame_slack_cm)
@@ -33,6 +39,7 @@ class ContentScore:
         member = np.zeros((len(self.routes), len(spaces)))
         member[self.owner, np.arange(len(spaces))] = 1.0
         self.route_average = (member / member.sum(axis=1, keepdims=True)).astype(np.float32)
+        self.member = member.astype(np.float32)
 
     def __call__(self, corners: np.ndarray, shift: tuple[float, float] = (0.0, 0.0)) -> float:
         """The score of the board at ``corners`` with its map printed ``shift`` art px off
@@ -47,12 +54,25 @@ class ContentScore:
         n = self.n_points
         s = (samples[:n] + samples[n:2 * n] + samples[2 * n:3 * n]) / 3.0
         paper_samples = samples[3 * n:]
+        owner, route_average = self.owner, self.route_average
+        if self.beyond:
+            h, w = self.lab.shape[:2]
+            inside = (p[:, 0] >= 0) & (p[:, 0] <= w - 1) & (p[:, 1] >= 0) & (p[:, 1] <= h - 1)
+            seen = inside[:n] & inside[n:2 * n] & inside[2 * n:3 * n]
+            if seen.mean() < self.min_seen or not inside[3 * n:].any():
+                return -1e9
+            s, owner, paper_samples = s[seen], owner[seen], paper_samples[inside[3 * n:]]
+            member = self.member[:, seen]
+            counts = member.sum(axis=1, keepdims=True)
+            shown = counts[:, 0] > 0  # routes with a space in the photo
+            route_average = member[shown] / counts[shown]
+            owner = np.cumsum(shown)[owner] - 1  # each space's route among those shown
         paper = _median(paper_samples)
         # the paper between routes is one plain colour: a quad reaching onto the table is not
         paper_spread = _median(_norms(paper_samples - paper))
         contrast = _median(_norms(s - paper))
-        route_mean = self.route_average @ s
-        spread = float(np.mean(_norms(s - route_mean[self.owner])))
+        route_mean = route_average @ s
+        spread = float(np.mean(_norms(s - route_mean[owner])))
         # routes differ in colour (pieces, printed colours): a uniform table does not
         between = _median(_norms(route_mean - _median(route_mean)))
         return float(contrast - spread - paper_spread) * min(1.0, float(between) / 25.0)

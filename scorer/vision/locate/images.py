@@ -27,7 +27,9 @@ def local_median(lab: np.ndarray, window: float) -> np.ndarray:
     and scaled back up (a wide median filter of the whole image costs more than the rest of
     the search, and OpenCV's is quick up to 5 px only)."""
     h, w = lab.shape[:2]
-    step = max(1, round(window / 5))
+    # a window wider than the photo (a wild outline's scale) is the whole photo's median: its
+    # samples must still fill the 5 x 5 filter, or there are none
+    step = max(1, min(round(window / 5), min(h, w) // 5))
     samples = np.ascontiguousarray(np.clip(lab[step // 2::step, step // 2::step], 0, 255))
     median = cv2.medianBlur(samples.astype(np.uint8), 5).astype(np.float32)
     return cv2.resize(median, (w, h), interpolation=cv2.INTER_LINEAR)

@@ -7,7 +7,8 @@ from collections.abc import Iterable
 import numpy as np
 
 from scorer.boards import Board
-from scorer.vision.geometry import corner_error, rotations
+from scorer.vision.geometry import art_to_photo, project, rotations
+from scorer.vision.sample import space_table
 
 
 def cropped_frame(image: np.ndarray, board: Board) -> np.ndarray | None:
@@ -32,8 +33,16 @@ def distinct(quads: Iterable[np.ndarray], tolerance: float = 0.02, count: int | 
 
 
 def is_new(quad: np.ndarray, kept: list[np.ndarray], tolerance: float = 0.02) -> bool:
-    """Whether ``quad`` is no near copy of any of ``kept`` in any of its rotations."""
-    return all(min(corner_error(r, q) for r in rotations(quad)) > tolerance for q in kept)
+    """Whether ``quad`` is no near copy of any of ``kept`` in any of its rotations (the
+    ``corner_error`` of each rotation against each kept quad, all at once)."""
+    if not kept:
+        return True
+    others = np.asarray(kept, dtype=np.float64)  # (n, 4, 2)
+    turns = np.stack(rotations(np.asarray(quad, dtype=np.float64)))  # (4, 4, 2)
+    far = np.linalg.norm(turns[:, None] - others[None], axis=3).max(axis=2)  # (4, n)
+    size = np.maximum(np.linalg.norm(others[:, 0] - others[:, 2], axis=1),
+                      np.linalg.norm(others[:, 1] - others[:, 3], axis=1))
+    return bool(np.all((far / size).min(axis=0) > tolerance))
 
 
 def in_photo(quads: np.ndarray, w: int, h: int) -> np.ndarray:
@@ -41,6 +50,15 @@ def in_photo(quads: np.ndarray, w: int, h: int) -> np.ndarray:
     margin = 0.1 * max(w, h)
     return ((quads.min(axis=(1, 2)) >= -margin) & (quads[..., 0].max(axis=1) <= w + margin)
             & (quads[..., 1].max(axis=1) <= h + margin))
+
+
+def seen_share(board: Board, corners: np.ndarray, w: int, h: int) -> float:
+    """The share of the board's printed spaces whose centres the board at ``corners`` puts
+    inside a ``w`` x ``h`` photo."""
+    _, spaces, _ = space_table(board)
+    p = project(art_to_photo(board, corners), spaces[:, :2])
+    return float(np.mean((p[:, 0] >= 0) & (p[:, 0] <= w - 1) & (p[:, 1] >= 0)
+                         & (p[:, 1] <= h - 1)))
 
 
 def convex_quads(quads: np.ndarray) -> np.ndarray:

@@ -16,11 +16,12 @@ from scorer.vision.errors import BoardNotFound
 from scorer.vision.geometry import corner_error, diagonal, rotations
 from scorer.vision.locate.aligner import Aligner
 from scorer.vision.locate.content import ContentScore, polish
+from scorer.vision.locate.cut import extended, outside_edges, touched_edges
 from scorer.vision.locate.edges import snap_to_edges
 from scorer.vision.locate.images import blurred_lab, resize_long
 from scorer.vision.locate.lines import line_quads
 from scorer.vision.locate.masks import candidates
-from scorer.vision.locate.quads import cropped_frame, is_new
+from scorer.vision.locate.quads import cropped_frame, distinct, is_new
 
 _NOT_FOUND = N_(
     "No board found in the photo: take it from above, the whole board in the frame.")
@@ -35,6 +36,8 @@ class Located:
     art_corners: np.ndarray
     confidence: float
     score: float
+    # the photo's edges (``cut.EDGES``) the board reaches beyond: a photo taken too close
+    outside: tuple[str, ...] = ()
 
 
 def locate(image: np.ndarray, board: Board, config: VisionConfig = DEFAULT) -> Located:
@@ -48,24 +51,38 @@ def locate(image: np.ndarray, board: Board, config: VisionConfig = DEFAULT) -> L
     nothing passes, the search runs once more with the aligner measuring the paper around
     each pixel rather than one paper colour (a glare spot or a lamp in a dim room light the
     paper unevenly, and the one colour then hides the routes in the bright part), its best
-    few outlines picked by the pattern of spaces."""
+    few outlines picked by the pattern of spaces.
+
+    A photo taken too close cuts the board at its edges: when nothing passes, or the board
+    found lies along an edge of the photo, it is looked for once more reaching past the
+    photo's edges (``_cut_fit``); ``Located.outside`` names the edges it reaches beyond."""
     small, scale = resize_long(image, config.locate_long_side)
     # the edge search's image is blurred before use, so a plain linear resize does for it
     # (and is five times cheaper than by area)
     mid, mid_scale = resize_long(image, config.refine_long_side, cv2.INTER_LINEAR)
     lab = blurred_lab(small)
     search = _Search(lab, board, config)
+    outlines = search.outlines
     found = _best_fit(search, small, lab)
     if found is None or not _plain_fit(found, config):
         search = _Search(lab, board, config, local_paper=True, score=search.score)
         found = _best_fit(search, small, lab) if found is None else _refit(search, found)
+        outlines = outlines + search.outlines
+    frame = cropped_frame(image, board)
+    if _may_be_cut(found, small, frame, scale, config):
+        beyond = _Search(lab, board, config, beyond=True)
+        cut = _cut_fit(beyond, small, outlines, found)
+        # kept when it reaches past the photo, or when the fit found did (measured with the
+        # black beyond the photo as board) and the part in the photo says it does not
+        if cut is not None and (_reaches_past(cut, small, config)
+                                or _reaches_past(found, small, config)):
+            search, found = beyond, cut
     if found is None:
         raise BoardNotFound(_NOT_FOUND)
     best, best_score, best_corr, rival = found
     value = best_score * _pattern(best_corr)
     fitted = best / scale
     corners, sides = snap_to_edges(mid, mid_scale, fitted, config, search.score, scale)
-    frame = cropped_frame(image, board)
     off_frame = corner_error(corners, frame) if frame is not None else np.inf
     if off_frame < 0.015:
         if board.board_frame.get("measured") and off_frame < config.at_the_frame:
@@ -75,11 +92,59 @@ def locate(image: np.ndarray, board: Board, config: VisionConfig = DEFAULT) -> L
             fitted = frame
         corners, sides = frame, 4  # a photo cropped to the board: its edges are the board's
     confidence = _confidence(value, best_corr, rival, sides, config)
-    return Located(corners, fitted, confidence, best_score)
+    height, width = image.shape[:2]
+    outside = outside_edges(corners, width, height, config.outside_tolerance * diagonal(corners))
+    return Located(corners, fitted, confidence, best_score, outside)
 
 
-def _best_fit(search: _Search, small: np.ndarray, lab: np.ndarray,
-              ) -> tuple[np.ndarray, float, float, float] | None:
+Fit = tuple[np.ndarray, float, float, float]  # outline, content score, correlation, rival
+
+
+def _may_be_cut(found: Fit | None, small: np.ndarray, frame: np.ndarray | None, scale: float,
+                config: VisionConfig) -> bool:
+    """Whether the board may reach past the photo's edges: nothing was found, or what was
+    found reaches past them (measured with the black beyond the photo as part of the board)
+    or lies along one (a board cut by the frame is then squeezed into the photo), and the
+    photo is no crop of the board."""
+    if found is None:
+        return True
+    best = found[0]
+    h, w = small.shape[:2]
+    if frame is not None and corner_error(best / scale, frame) < 0.015:
+        return False
+    return _reaches_past(found, small, config) or bool(
+        touched_edges(best, w, h, config.cut_touch * max(w, h)))
+
+
+def _reaches_past(found: Fit | None, small: np.ndarray, config: VisionConfig) -> bool:
+    """Whether the fit's corners lie beyond the edges of the photo ``small``."""
+    if found is None:
+        return False
+    h, w = small.shape[:2]
+    return bool(outside_edges(found[0], w, h, config.outside_tolerance * diagonal(found[0])))
+
+
+def _cut_fit(search: _Search, small: np.ndarray, outlines: list[np.ndarray],
+             found: Fit | None) -> Fit | None:
+    """The board measured by the part of it in the photo (``search`` measures so): every
+    outline the search was given (and the photo's own frame, the part of a board that fills
+    it) moved out across its sides along the photo's edges to the board's shape, against
+    the fit ``found`` and the photo's frame as they are; None when no board is found so."""
+    config = search.config
+    h, w = small.shape[:2]
+    frame = np.array([[0, 0], [w - 1, 0], [w - 1, h - 1], [0, h - 1]], dtype=np.float64)
+    sources = [frame, *outlines, *([found[0]] if found is not None else [])]
+    touch = config.cut_touch * max(w, h)
+    whole = distinct(q for outline in sources
+                     for q in extended(outline, w, h, search.board.aspect, touch))
+    if not whole:
+        return None
+    wide = (*config.align_wide_first, *config.align_coarse)
+    as_found = [frame, *([found[0]] if found is not None else [])]
+    return _pick(search, search.rank([*whole, *as_found], by_pattern=True, levels=wide))
+
+
+def _best_fit(search: _Search, small: np.ndarray, lab: np.ndarray) -> Fit | None:
     """The best outline in ``small`` pixels, polished, with its content score, its pattern
     correlation and the best value of a different outline; None if it is no board."""
     # against the paper around each pixel, the few are picked by the pattern of spaces: the
@@ -94,6 +159,14 @@ def _best_fit(search: _Search, small: np.ndarray, lab: np.ndarray,
         lines = search.rank(line_quads(small, search.board, config=config), by_pattern=True,
                             levels=wide)
         ranked = sorted(ranked + lines, key=lambda h: -h[0][0])
+    return _pick(search, ranked)
+
+
+def _pick(search: _Search, ranked: list[tuple[tuple[float, float, float], np.ndarray]],
+          ) -> Fit | None:
+    """The best of ``ranked`` hypotheses (``_Search.rank``), finer aligned and polished, or
+    None if it is no board."""
+    config = search.config
     if not ranked:
         return None
     best, (best_value, best_score, best_corr) = ranked[0][1], ranked[0][0]
@@ -116,14 +189,13 @@ def _best_fit(search: _Search, small: np.ndarray, lab: np.ndarray,
     return best, best_score, best_corr, rival
 
 
-def _plain_fit(found: tuple[np.ndarray, float, float, float], config: VisionConfig) -> bool:
+def _plain_fit(found: Fit, config: VisionConfig) -> bool:
     """Whether a search's answer is plainly the board (see ``_Search._plain``)."""
     _, score, correlation, _ = found
     return score >= config.plain_score and correlation >= config.plain_correlation
 
 
-def _refit(search: _Search, found: tuple[np.ndarray, float, float, float],
-           ) -> tuple[np.ndarray, float, float, float]:
+def _refit(search: _Search, found: Fit) -> Fit:
     """``found`` (the answer of a search against one paper colour) aligned again against
     the paper around each pixel (``search`` measures so), kept if the pattern of spaces
     fits better so than it did against one colour. Under a glare spot the one colour hides
@@ -144,10 +216,12 @@ class _Search:
     the best few by content score then judged by content and pattern correlation."""
 
     def __init__(self, lab: np.ndarray, board: Board, config: VisionConfig,
-                 local_paper: bool = False, score: ContentScore | None = None):
+                 local_paper: bool = False, score: ContentScore | None = None,
+                 beyond: bool = False):
         self.board, self.config = board, config
-        self.score = score or ContentScore(lab, board, config)
-        self.align = Aligner(lab, board, local_paper, config)
+        self.score = score or ContentScore(lab, board, config, beyond)
+        self.align = Aligner(lab, board, local_paper, config, beyond)
+        self.outlines: list[np.ndarray] = []  # every outline given to ``rank``
 
     def value(self, corners: np.ndarray) -> tuple[float, float, float]:
         """The content score, discounted when the pattern of spaces is not there (a quad
@@ -169,6 +243,7 @@ class _Search:
             if not is_new(quad, seen):
                 continue
             seen.append(quad)
+            self.outlines.append(quad)
             for corners in rotations(quad):
                 if not _lies_long_side_up(corners):
                     continue

@@ -194,7 +194,7 @@ def test_both_lanes_of_a_double_moved_alike_across_are_both_read_surely(
             assert owner in (lane_of(results, lane.id).owner, lane_of(results, lane.id).second)
             continue
         assert lane_of(results, lane.id).owner == owner
-        assert lane_of(results, lane.id).confidence >= 0.9
+        assert lane_of(results, lane.id).confidence >= DEFAULT.doubt_below  # not asked
 
 
 @pytest.mark.parametrize(("name", "route_id"), [

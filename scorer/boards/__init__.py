@@ -2,6 +2,7 @@
 
 from scorer.boards.board import (
     BOARD_NAMES,
+    PHOTO_BOARDS,
     SPACE_SIZE,
     Board,
     City,
@@ -15,6 +16,7 @@ from scorer.boards.board import (
 
 __all__ = [
     "BOARD_NAMES",
+    "PHOTO_BOARDS",
     "SPACE_SIZE",
     "Board",
     "City",

@@ -22,6 +22,11 @@ BOARD_NAMES = tuple(sorted(
     if entry.name.endswith(".json")
 ))
 
+# The boards the photo detector is trained and measured on (README, "The photo detector"). On
+# another board the detector refuses the photo, and the app's Photo button and page say so
+# before any upload: its reading would fail or be wrong.
+PHOTO_BOARDS = ("usa", "europe")
+
 # Letters that Unicode does not decompose into a base letter plus an accent.
 _FOLD = str.maketrans({"ø": "o", "æ": "ae", "œ": "oe", "ß": "ss", "ł": "l", "đ": "d", "ı": "i"})
 

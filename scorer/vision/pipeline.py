@@ -10,8 +10,9 @@ from dataclasses import dataclass, replace
 import cv2
 import numpy as np
 
-from scorer.boards import SPACE_SIZE, Board
+from scorer.boards import PHOTO_BOARDS, SPACE_SIZE, Board, load_board
 from scorer.errors import ScorerError
+from scorer.messages import Message
 from scorer.rules import board_has_stations
 from scorer.vision.classify import (
     PIECE_COLORS,
@@ -22,7 +23,7 @@ from scorer.vision.classify import (
 )
 from scorer.vision.config import DEFAULT, VisionConfig
 from scorer.vision.decode import decode_scaled
-from scorer.vision.errors import BoardNotFound, BoardOutOfFrame
+from scorer.vision.errors import BoardNotFound, BoardOutOfFrame, ImageRejected
 from scorer.vision.geometry import art_to_photo, diagonal, is_convex_quad, project
 from scorer.vision.locate import (
     ContentScore,
@@ -154,6 +155,17 @@ def parse_corners(corners: Sequence[Sequence[float]] | Sequence[float]) -> np.nd
     return quad
 
 
+def refuse_other_boards(board: Board) -> None:
+    """ImageRejected for a board the detector was never trained on (``PHOTO_BOARDS``): its
+    reading would be wrong, and nothing would say so."""
+    if board.name in PHOTO_BOARDS:
+        return
+    *head, last = [load_board(name).title for name in PHOTO_BOARDS]
+    raise ImageRejected(Message(
+        "The photo reads the {boards} boards only, not {board}.",
+        {"boards": f"{', '.join(head)} and {last}" if head else last, "board": board.title}))
+
+
 def detect(
     data: bytes, board: Board, colors: Sequence[str] | None = None,
     corners: Sequence[Sequence[float]] | None = None, config: VisionConfig = DEFAULT,
@@ -164,6 +176,7 @@ def detect(
     ``model`` replaces the shipped space classifier (the benchmark's leave-one-out runs).
     """
     start = time.perf_counter()
+    refuse_other_boards(board)
     wanted = parse_colors(colors)
     given = parse_corners(corners) if corners is not None else None
     image, scale = decode_scaled(data, config.work_long_side, config)

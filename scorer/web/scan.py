@@ -20,7 +20,7 @@ from sqlalchemy import delete, insert
 from werkzeug.exceptions import RequestEntityTooLarge
 from werkzeug.wrappers import Response
 
-from scorer.boards import load_board
+from scorer.boards import PHOTO_BOARDS, load_board
 from scorer.errors import ScorerError
 from scorer.game import Game, SetOwners
 from scorer.messages import Message
@@ -52,12 +52,6 @@ from scorer.web.scan_store import (
 )
 
 bp = Blueprint("scan", __name__, url_prefix="/games/<game_id>/scan")
-
-# The boards the photo detector is trained and measured on (README, "The photo detector"). On
-# another board the Photo button and page say so, and no photo is taken: its reading would fail
-# or be wrong, and the players would learn it only after the upload.
-PHOTO_BOARDS = ("usa", "europe")
-
 
 @bp.app_template_global()
 def photo_refusal(game: Game) -> str | None:

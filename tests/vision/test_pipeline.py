@@ -145,6 +145,20 @@ def test_cli_prints_an_error_and_exits_2_for_a_text_file(tmp_path, capsys):
 
 
 @pytest.mark.skipif(not SAMPLE_LABELS, reason="no sample_photos/")
+def test_a_board_the_detector_never_learned_is_refused_before_reading(tmp_path, capsys):
+    """A Nordic game's photo is not read as if it were another board: the CLI says so."""
+    label = next(p for p in SAMPLE_LABELS if p.stem.startswith("usa"))
+    photo = label.parent / json.loads(label.read_text(encoding="utf-8"))["photo"]
+    overlay = tmp_path / "out.jpg"
+    assert run(cli_args(photo=str(photo), map="nordic", overlay=str(overlay))) == 2
+    error = json.loads(capsys.readouterr().out)["error"]
+    assert error == "The photo reads the USA and Europe boards only, not Nordic Countries."
+    assert not overlay.exists()
+    with pytest.raises(BoardNotFound):
+        detect(photo.read_bytes(), load_board("nordic"))
+
+
+@pytest.mark.skipif(not SAMPLE_LABELS, reason="no sample_photos/")
 def test_cli_prints_the_detection_and_writes_the_overlay(tmp_path, capsys):
     label = next(p for p in SAMPLE_LABELS if p.stem.startswith("usa"))
     truth = json.loads(label.read_text(encoding="utf-8"))

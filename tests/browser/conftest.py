@@ -54,6 +54,8 @@ def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         "TESTING": True,
         **app_config(instance),
         "SECRET_KEY": "browser-tests",
+        # one address makes every test's games: the quota has its own tests (tests/hardening)
+        "GAMES_PER_HOUR": 100_000,
     })
     server = make_server("127.0.0.1", 0, app, threaded=True)
     thread = threading.Thread(target=server.serve_forever, name="live-server", daemon=True)

@@ -220,9 +220,11 @@ def applied(page, table, game_id: str) -> dict[str, str]:
     return {r: p["name"] for p in table.score(game_id)["players"] for r in p["routes"]}
 
 
-# a sample whose reading has a doubtful lane shown with a player: usa-03's black pieces on
-# New York-Washington, printed black, read surely enough to keep their owner, not to pass
-WITH_A_DOUBTFUL_OWNER = "usa-03"
+# a sample whose reading has a doubtful lane shown with a player (and 6 lanes asked): usa-02's
+# blue pieces on Helena-Winnipeg, read 0.71 sure with the shipped model (38f4a39). The shipped
+# model decides which sample this is: after a retraining, benchmarks/detect.py --verbose and
+# the doubtful lanes of each sample say which one to take.
+WITH_A_DOUBTFUL_OWNER = "usa-02"
 
 
 def test_a_doubtful_lane_shown_with_a_player_is_applied_with_that_player(phone, table, shot):
@@ -241,7 +243,7 @@ def test_a_doubtful_lane_shown_with_a_player_is_applied_with_that_player(phone, 
 
 def test_the_cards_ask_each_doubtful_lane_in_turn_and_one_tap_confirms_it(phone, table,
                                                                          shot):
-    game_id = reviewed(phone, table, WITH_A_DOUBTFUL_OWNER)  # 4 lanes asked, usa-01 only 2
+    game_id = reviewed(phone, table, WITH_A_DOUBTFUL_OWNER)  # 6 lanes asked
     total = phone.locator("#scan-lanes [data-doubtful]").count()
     assert total >= 3
     card = phone.locator("#card")

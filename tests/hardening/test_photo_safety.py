@@ -148,7 +148,8 @@ def test_a_games_scans_and_the_servers_stay_within_their_quotas(tmp_path):
     photo = noise_png()
     with served(tmp_path, workers=1, wait=5) as (port, slots, games, app):
         app.config.update(SCAN_GAME_QUOTA=3 * len(photo), SCAN_DISK_QUOTA=4 * len(photo))
-        phone = Phone(port).open()
+        # nine readings one after the other, each in a child process: slow on a loaded machine
+        phone = Phone(port, timeout=60).open()
         first, second = (phone.new_game({"variant": "europe", "players": players("Ann", "Bob")})
                          for _ in range(2))
         games.extend([first, second])

@@ -5,6 +5,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
+from functools import lru_cache
 from typing import Any
 
 from scorer.boards import Route
@@ -232,7 +233,7 @@ def score(game: Game) -> Scoresheet:
     """Score every player, rank them and decide the winners with the variant's tie-break."""
     variant = game.variant
     paths = {
-        p.name: longest_path([(r.a, r.b, r.length, r.id) for r in game.routes_of(p.name)])
+        p.name: _longest_of(tuple((r.a, r.b, r.length, r.id) for r in game.routes_of(p.name)))
         for p in game.players
     }
     longest = max((path.length for path in paths.values()), default=0)
@@ -264,6 +265,14 @@ def score(game: Game) -> Scoresheet:
     ranking, winners, tiebreak = _rank(variant, players)
     return Scoresheet(variant.name, tuple(players), ranking, winners, tiebreak, order,
                       game.longest_path_bonus)
+
+
+@lru_cache(maxsize=4096)
+def _longest_of(routes: tuple[tuple[str, str, int, str], ...]) -> LongestPath:
+    """``longest_path`` of a player's routes, remembered: a tap changes one player's routes,
+    and every answer that scores the game (the tickets, the results) finds the others' paths
+    as they were (the same routes in the same order give the same path)."""
+    return longest_path(routes)
 
 
 def _with_globetrotter(points: int, players: list[PlayerScore]) -> list[PlayerScore]:

@@ -65,7 +65,15 @@ def current_language() -> str:
 
 def _translations() -> Any:
     # Outside a request (a thread, a test) there is no reader: English, the messages as written.
-    return flask_babel.get_translations() if has_request_context() else _ENGLISH
+    if not has_request_context():
+        return _ENGLISH
+    # Kept for the request: Flask-Babel finds the catalogue through several lookups of the
+    # request's context each time, and a tap's answer asks for it dozens of times (every
+    # counter's plural).
+    found = g.get("translations")
+    if found is None:
+        found = g.translations = flask_babel.get_translations()
+    return found
 
 
 def gettext(message: str, **values: object) -> str:

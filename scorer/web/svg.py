@@ -165,14 +165,33 @@ def _title(lane: LaneShape) -> str:
     return str(escape(" · ".join(parts)))
 
 
+@dataclass(frozen=True)
+class _CityParts:
+    """A city's markup that no game changes, made once: drawing a whole board (every tap from
+    a page behind the game) formatted each city's coordinates and quoted its name again."""
+
+    circles: str
+    label: str  # the name under (or over) the dot
+    station_at: str  # where a station's outline starts
+    name: str  # escaped, for the attribute
+    path: str  # quoted, for the id and the URL
+
+
 @cache
-def _static_parts(board_name: str, language: str) -> tuple[dict[str, str], dict[str, str]]:
+def _static_parts(
+    board_name: str, language: str
+) -> tuple[dict[str, str], dict[str, _CityParts]]:
     """Per board and language: each lane's title and spaces, each city's circles and label."""
     shapes = board_shapes(board_name)
     lanes = {lane.id: f"<title>{_title(lane)}</title>{lane.markup}" for lane in shapes.lanes}
     cities = {
-        c.name: f'<circle class="hit" cx="{_f(c.x)}" cy="{_f(c.y)}" r="26"/>'
-                f'<circle class="dot" cx="{_f(c.x)}" cy="{_f(c.y)}" r="12"/>'
+        c.name: _CityParts(
+            circles=f'<circle class="hit" cx="{_f(c.x)}" cy="{_f(c.y)}" r="26"/>'
+                    f'<circle class="dot" cx="{_f(c.x)}" cy="{_f(c.y)}" r="12"/>',
+            label=f'<text class="label" x="{_f(c.x)}" y="{_f(c.label_y)}">{escape(c.name)}'
+                  "</text>",
+            station_at=f"M{_f(c.x - 13)} {_f(c.y + 11)}",
+            name=str(escape(c.name)), path=quote(c.name))
         for c in shapes.cities
     }
     return lanes, cities
@@ -223,21 +242,19 @@ def _lane_element(lane: LaneShape, inner: str, extra: str, base: str, oob: str =
 
 
 def _city_element(
-    city: CityShape, inner: str, station: str | None, picked: bool, base: str, oob: str = ""
+    parts: _CityParts, station: str | None, picked: bool, base: str, oob: str = ""
 ) -> str:
-    name = str(escape(city.name))
     kind = "city"
     if station is not None:
         kind += " has-station"
     if picked:
         kind += " picked"
-    body = inner
+    body = parts.circles
     if station is not None:
-        x, y = city.x, city.y
         body += (f'<path class="station pc-{escape(station)}" '
-                 f'd="M{_f(x - 13)} {_f(y + 11)}v-14l13-11 13 11v14z"/>')
-    body += f'<text class="label" x="{_f(city.x)}" y="{_f(city.label_y)}">{name}</text>'
-    path = quote(city.name)
+                 f'd="{parts.station_at}v-14l13-11 13 11v14z"/>')
+    body += parts.label
+    name, path = parts.name, parts.path
     if base:
         url = f"{base}/cities/{path}"
         return (f'<a{oob} id="city-{path}" href="{url}" hx-post="{url}" class="{kind}" '
@@ -268,7 +285,7 @@ def board_svg(
     out.extend(_lane_element(lane, lane_parts[lane.id], classes.get(lane.id, ""), base)
                for lane in shapes.lanes)
     out.append('</g><g class="cities">')
-    out.extend(_city_element(city, city_parts[city.name], stations.get(city.name),
+    out.extend(_city_element(city_parts[city.name], stations.get(city.name),
                              city.name == first_city, base)
                for city in shapes.cities)
     out.append("</g></svg>")
@@ -292,7 +309,7 @@ def board_changes(
     out = ['<svg hidden xmlns="http://www.w3.org/2000/svg">']
     out.extend(_lane_element(lane, lane_parts[lane.id], classes.get(lane.id, ""), base, _OOB)
                for lane in shapes.lanes if lane.id in lanes)
-    out.extend(_city_element(city, city_parts[city.name], stations.get(city.name),
+    out.extend(_city_element(city_parts[city.name], stations.get(city.name),
                              city.name == first_city, base, _OOB)
                for city in shapes.cities if city.name in cities)
     out.append("</svg>")

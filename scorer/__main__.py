@@ -65,7 +65,8 @@ def format_text(sheet: Scoresheet) -> str:
         for t in p.tickets:
             mark = "done" if t.completed else "missed"
             via = f" (station in {', '.join(t.helped_by)})" if t.helped_by else ""
-            lines.append(f"  ticket {t.a}-{t.b} {t.score:+d} {mark}{via}")
+            reached = f" ({t.reached})" if t.reached else ""
+            lines.append(f"  ticket {t.a}-{t.b} {t.score:+d} {mark}{reached}{via}")
         for b in p.borrowed_routes:
             lines.append(f"  station in {b.city} uses {b.route}")
         if p.path.length:

@@ -147,9 +147,18 @@ NORDIC = Variant(
     bgg_game=(31627, "Ticket to Ride: Nordic Countries"),
 )
 
+# Switzerland: 2-3 players, 40 trains, doubles open with 3, the longest path +10; its tickets to
+# and between the neighbouring countries are board data (Ticket.ends, Board.countries). An
+# expansion map played with a base game's pieces: logged as Ticket to Ride, its title the board.
+SWITZERLAND = Variant(
+    name="switzerland", title="Switzerland", board_name="switzerland", trains=40,
+    min_players=2, max_players=3, doubles_from_players=3, bonus_name="Longest path",
+)
+
 VARIANTS: Mapping[str, Variant] = MappingProxyType({
     v.name: v for v in (USA, EUROPE, EXPRESS, USA_1910, USA_MEGA, USA_BIG_CITIES,
-                        EUROPE_1912_EXTENDED, EUROPE_1912_MEGA, EUROPE_1912_BIG_CITIES, NORDIC)
+                        EUROPE_1912_EXTENDED, EUROPE_1912_MEGA, EUROPE_1912_BIG_CITIES, NORDIC,
+                        SWITZERLAND)
 })
 
 

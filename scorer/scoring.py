@@ -7,8 +7,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from scorer.boards import Route
-from scorer.connectivity import UnionFind, components, connected
+from scorer.boards import Board, Route, Ticket
+from scorer.connectivity import UnionFind, components
 from scorer.game import Game, HeldTicket
 from scorer.longest import LongestPath, longest_path
 from scorer.messages import Message, Names, plural
@@ -19,9 +19,11 @@ from scorer.rules import Variant
 class TicketResult:
     a: str
     b: str
-    points: int
+    points: int  # what it scores, unsigned (several values: the one that counts)
     completed: bool
     helped_by: tuple[str, ...] = ()  # cities of the stations whose borrowed route it needs
+    # A ticket with several destinations: the one reached whose value counts (None: failed).
+    reached: str | None = None
 
     @property
     def score(self) -> int:
@@ -31,9 +33,25 @@ class TicketResult:
         data: dict[str, Any] = {
             "from": self.a, "to": self.b, "points": self.points, "completed": self.completed,
         }
+        if self.reached is not None:
+            data["reached"] = self.reached
         if self.helped_by:
             data["stations"] = list(self.helped_by)
         return data
+
+
+def ticket_outcome(
+    board: Board, ticket: HeldTicket, joined: Callable[[str, str], bool]
+) -> tuple[int, str | None]:
+    """What a held ticket scores when ``joined(city, city)`` says which cities its owner's
+    routes join: the highest value among the destinations reached (a country: any of its
+    border points) and that destination, or minus its lowest value and None."""
+    origins = board.place_cities(ticket.a)
+
+    def reached(end: str) -> bool:
+        return any(joined(o, c) for o in origins for c in board.place_cities(end))
+
+    return Ticket(ticket.a, ticket.b, ticket.points, ends=ticket.ends).value(reached)
 
 
 @dataclass(frozen=True)
@@ -135,23 +153,26 @@ class Scoresheet:
 
 
 def _ticket_results(
-    tickets: Sequence[HeldTicket], own: Sequence[Route], borrows: Sequence[Borrow],
-    borrowed: dict[str, Route],
+    board: Board, tickets: Sequence[HeldTicket], own: Sequence[Route],
+    borrows: Sequence[Borrow], borrowed: dict[str, Route],
 ) -> tuple[TicketResult, ...]:
     edges = [(r.a, r.b) for r in own]
     uf = components(edges + [(borrowed[b.route].a, borrowed[b.route].b) for b in borrows])
     results = []
     for t in tickets:
-        done = uf.same(t.a, t.b)
+        value, reached = ticket_outcome(board, t, uf.same)
+        done = value > 0
         helped: tuple[str, ...] = ()
         if done and borrows:
+            # A station helps when the ticket scores less without its borrowed route.
             helped = tuple(
                 b.city for b in borrows
-                if not connected(
+                if ticket_outcome(board, t, components(
                     edges + [(borrowed[o.route].a, borrowed[o.route].b)
-                             for o in borrows if o is not b], t.a, t.b)
+                             for o in borrows if o is not b]).same)[0] < value
             )
-        results.append(TicketResult(t.a, t.b, t.points, done, helped))
+        results.append(TicketResult(t.a, t.b, abs(value), done, helped,
+                                    reached if len(t.ends) > 1 else None))
     return tuple(results)
 
 
@@ -180,7 +201,7 @@ def best_station_use(
     best_borrows: tuple[Borrow, ...] = ()
     for combo in itertools.product(*options):
         borrows = tuple(b for b in combo if b is not None)
-        results = _ticket_results(tickets, own, borrows, borrowed)
+        results = _ticket_results(game.board, tickets, own, borrows, borrowed)
         key = (sum(t.score for t in results), -len(borrows))
         if best is None or key > best:
             best, best_results, best_borrows = key, results, borrows

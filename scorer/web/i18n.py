@@ -47,7 +47,7 @@ DATA_WORDS = (
     # the rule sets' titles (scorer.rules.VARIANTS)
     N_("USA"), N_("Europe"), N_("Express"), N_("USA 1910"), N_("USA 1910 Mega Game"),
     N_("USA 1910 Big Cities"), N_("Europe 1912 Extended"), N_("Europe 1912 Mega"),
-    N_("Europe 1912 Big Cities"), N_("Nordic Countries"),
+    N_("Europe 1912 Big Cities"), N_("Nordic Countries"), N_("Switzerland"),
 )
 
 

@@ -110,7 +110,7 @@ def summary_text(name: str, game: Game, sheet: Scoresheet, ranks: dict[str, int]
         routes = ", ".join(f"{n}×{length} = {n * each}" for length, n, each in groups[p.name])
         lines.append(f"  {_('Routes')} {p.route_points}" + (f": {routes}" if routes else ""))
         if p.tickets:
-            tickets = ", ".join(f"{t.a}–{t.b} {signed(t.score)}" for t in p.tickets)
+            tickets = ", ".join(f"{t.a}–{t.reached or t.b} {signed(t.score)}" for t in p.tickets)
             lines.append(f"  {_('Tickets')} {signed(p.ticket_points)}: {tickets}")
         if game.variant.stations:
             uses = "; ".join(f"{city} → {route or nothing}"

@@ -38,6 +38,7 @@ class CityShape:
     x: float
     y: float
     label_y: float
+    label: str  # what the map prints there: the city, or a border point's country
 
 
 @dataclass(frozen=True)
@@ -149,7 +150,8 @@ def board_shapes(board_name: str) -> BoardShapes:
         for r in sorted(board.routes.values(), key=lambda r: r.id)
     )
     cities = tuple(
-        CityShape(c.name, c.x, c.y, c.y + 38 if c.y < height - 50 else c.y - 24)
+        CityShape(c.name, c.x, c.y, c.y + 38 if c.y < height - 50 else c.y - 24,
+                  board.place_of(c.name))
         for c in sorted(board.cities.values(), key=lambda c: c.name)
     )
     view_box = f"{-PADDING} {-PADDING} {width + 2 * PADDING} {height + 2 * PADDING}"
@@ -236,7 +238,8 @@ def _city_element(
         x, y = city.x, city.y
         body += (f'<path class="station pc-{escape(station)}" '
                  f'd="M{_f(x - 13)} {_f(y + 11)}v-14l13-11 13 11v14z"/>')
-    body += f'<text class="label" x="{_f(city.x)}" y="{_f(city.label_y)}">{name}</text>'
+    body += (f'<text class="label" x="{_f(city.x)}" y="{_f(city.label_y)}">'
+             f'{escape(city.label)}</text>')
     path = quote(city.name)
     if base:
         url = f"{base}/cities/{path}"

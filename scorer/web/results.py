@@ -117,12 +117,10 @@ def summary_text(name: str, game: Game, sheet: Scoresheet, ranks: dict[str, int]
                              for city, route in station_uses(game, p))
             lines.append(f"  {_('Stations')} {signed(p.station_points)}"
                          + (f" ({uses})" if uses else ""))
-        if p.longest_bonus:
-            lines.append(f"  {_(game.variant.bonus_name)} {signed(p.longest_bonus)}")
-        if p.express_bonus:
-            lines.append(f"  {_('Europe Express card')} {signed(p.express_bonus)}")
-        if p.globetrotter_bonus:
-            lines.append(f"  {_('Globetrotter')} {signed(p.globetrotter_bonus)}")
+        for bonus in sheet.bonuses:  # every bonus of the set this player holds
+            if bonus.of(p.name):
+                label = _("Europe Express card") if bonus.key == "express" else _(bonus.name)
+                lines.append(f"  {label} {signed(bonus.of(p.name))}")
     return "\n".join(lines) + "\n"
 
 

@@ -3,19 +3,26 @@
 +10, tickets to and between countries with a value per destination), a worked example counted
 by hand, and property tests against a scorer written here from docs/rules-switzerland.md."""
 
-import json
-from collections import defaultdict
-
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from scorer.boards import load_board
 from scorer.boards.board import board_counts
 from scorer.errors import IllegalMove, ScorerError
 from scorer.game import AddTicket, ClaimRoute, Game, RemoveTicket
-from scorer.rules import SWITZERLAND, find_variant
+from scorer.rules import SWITZERLAND
 from scorer.scoring import score
+from tests.core.oracle import (
+    PROPERTY,
+    assert_doubles_follow_the_player_count,
+    assert_reads_back_to_the_same_score,
+    assert_scores_as_counted,
+    longest_trail,
+    reach,
+    totals_and_winners,
+    walk,
+)
 
 
 def claim_all(game, player, *routes):
@@ -252,19 +259,11 @@ COUNTRY_POINTS = {country: set(points) for country, points in BOARD.countries.it
 
 @st.composite
 def played_games(draw):
-    """A legal Swiss game: each player walks the board from a city of their own claiming what
-    they may (refused claims skipped), then holds deck tickets, a few twice when the deck has two
+    """A legal Swiss game walked at random, then deck tickets, a few twice when the deck has two
     cards of them."""
     count = draw(st.integers(2, 3))
     game = Game.new("switzerland", list(zip(NAMES[:count], COLORS[:count], strict=True)))
-    for player in NAMES[:count]:
-        city = draw(st.sampled_from(CITIES))
-        for step in draw(st.lists(st.integers(0, 7), max_size=14)):
-            options = BOARD.routes_at(city)
-            route = options[step % len(options)]
-            if game.closed_reason(route.id, player) is None:
-                game.apply(ClaimRoute(player, route.id))
-            city = route.other_end(city)
+    walk(draw, st, game, NAMES[:count], CITIES)
     deck = BOARD.tickets
     for player in NAMES[:count]:
         for index in draw(st.lists(st.integers(0, len(deck) - 1), max_size=6)):
@@ -281,35 +280,6 @@ def places(name):
     return COUNTRY_POINTS.get(name, {name})
 
 
-def reach(routes, start):
-    neighbours = defaultdict(set)
-    for r in routes:
-        neighbours[r.a].add(r.b)
-        neighbours[r.b].add(r.a)
-    seen, todo = set(start), list(start)
-    while todo:
-        for nxt in neighbours[todo.pop()] - seen:
-            seen.add(nxt)
-            todo.append(nxt)
-    return seen
-
-
-def longest_trail(routes):
-    """The longest chain of distinct routes, every one tried (the games here are small)."""
-    best = 0
-
-    def walk(city, used, length):
-        nonlocal best
-        best = max(best, length)
-        for i, r in enumerate(routes):
-            if i not in used and city in (r.a, r.b):
-                walk(r.other_end(city), used | {i}, length + r.length)
-
-    for city in {c for r in routes for c in (r.a, r.b)}:
-        walk(city, frozenset(), 0)
-    return best
-
-
 def by_hand(game):
     """Every player's total and the winners, from the rules page only."""
     figures, paths = {}, {}
@@ -321,48 +291,23 @@ def by_hand(game):
             values = [points for end, points in t.ends if places(end) & seen]
             total += max(values) if values else -min(points for _, points in t.ends)
             done += bool(values)
-        figures[p.name], paths[p.name] = [total, done, 0], longest_trail(routes)
-    longest = max(paths.values())
-    for name, figure in figures.items():
-        if longest and paths[name] == longest:
-            figure[0] += 10
-            figure[2] = 1
-    best = max(map(tuple, figures.values()))
-    return ({name: total for name, (total, _, _) in figures.items()},
-            {name for name, figure in figures.items() if tuple(figure) == best})
-
-
-PROPERTY = settings(max_examples=50, deadline=None, suppress_health_check=[HealthCheck.too_slow,
-                                                                            HealthCheck.data_too_large])
+        figures[p.name], paths[p.name] = (total, done), longest_trail(routes)
+    return totals_and_winners(figures, paths, 10)
 
 
 @PROPERTY
 @given(game=played_games())
 def test_every_game_scores_as_the_rules_count_it(game):
-    sheet = score(game)
-    totals, winners = by_hand(game)
-    assert {p.name: p.total for p in sheet.players} == totals
-    assert set(sheet.winners) == winners
-    for p in sheet.players:
-        assert p.station_points == p.express_bonus == p.globetrotter_bonus == 0
-        assert p.trains_left == 40 - sum(r.length for r in game.routes_of(p.name)) >= 0
+    assert_scores_as_counted(game, by_hand, 40)
 
 
 @PROPERTY
 @given(game=played_games())
 def test_doubles_follow_the_player_count(game):
-    owners = defaultdict(list)
-    for claim in game.claims:
-        route = game.board.routes[claim.route]
-        owners[frozenset((route.a, route.b))].append(claim.player)
-    for players in owners.values():
-        assert len(players) == len(set(players))  # never both lanes
-        assert len(players) == 1 or len(game.players) == 3
+    assert_doubles_follow_the_player_count(game, 3)
 
 
 @PROPERTY
 @given(game=played_games())
 def test_a_game_file_written_out_reads_back_to_the_same_score(game):
-    again = Game.from_json(json.loads(json.dumps(game.to_json())))
-    assert again.variant is find_variant("switzerland")
-    assert score(again).to_json() == score(game).to_json()
+    assert_reads_back_to_the_same_score(game, "switzerland")

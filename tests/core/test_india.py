@@ -24,12 +24,7 @@ from tests.core.oracle import (
     totals_and_winners,
     walk,
 )
-
-
-def claim_all(game, player, *routes):
-    for route in routes:
-        game.apply(ClaimRoute(player, route))
-
+from tests.core.test_game import claim_all
 
 # --- the board -----------------------------------------------------------------------------
 
@@ -67,14 +62,6 @@ def test_the_ferries_and_the_8_long_route():
 
 
 # --- the rules -----------------------------------------------------------------------------
-
-
-@pytest.mark.parametrize("count", [1, 5])
-def test_two_to_four_players_only(count):
-    players = [{"name": n, "color": c} for n, c in (
-        ("Ann", "red"), ("Bob", "blue"), ("Cat", "green"), ("Dan", "yellow"), ("Eve", "black"))]
-    with pytest.raises(ScorerError, match="2 to 4"):
-        Game.from_json({"variant": "india", "players": players[:count]})
 
 
 @pytest.mark.parametrize(("players", "open_"), [(2, False), (3, False), (4, True)])

@@ -22,14 +22,10 @@ from tests.core.oracle import (
     reach,
     walk,
 )
+from tests.core.test_game import claim_all
 
 # ../shared beside the clone (the reference the board file is copied from)
 REFERENCE = Path(__file__).resolve().parents[3] / "shared" / "reference" / "maps" / "nordic.json"
-
-
-def claim_all(game, player, *routes):
-    for route in routes:
-        game.apply(ClaimRoute(player, route))
 
 
 # --- the board -----------------------------------------------------------------------------
@@ -92,14 +88,6 @@ def test_cities_are_found_typed_without_their_letters(typed, city):
 
 
 # --- the rules -----------------------------------------------------------------------------
-
-
-@pytest.mark.parametrize("count", [1, 4])
-def test_two_or_three_players_only(count):
-    players = [{"name": n, "color": c} for n, c in (("Ann", "red"), ("Bob", "blue"),
-                                                    ("Cat", "green"), ("Dan", "yellow"))]
-    with pytest.raises(ScorerError, match="2"):
-        Game.from_json({"variant": "nordic", "players": players[:count]})
 
 
 def test_each_player_has_40_trains(make_game):

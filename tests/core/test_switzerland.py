@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 from scorer.boards import load_board
 from scorer.boards.board import board_counts
-from scorer.errors import IllegalMove, ScorerError
+from scorer.errors import IllegalMove
 from scorer.game import AddTicket, ClaimRoute, Game, RemoveTicket
 from scorer.rules import SWITZERLAND
 from scorer.scoring import score
@@ -23,12 +23,7 @@ from tests.core.oracle import (
     totals_and_winners,
     walk,
 )
-
-
-def claim_all(game, player, *routes):
-    for route in routes:
-        game.apply(ClaimRoute(player, route))
-
+from tests.core.test_game import claim_all
 
 # --- the board -----------------------------------------------------------------------------
 
@@ -84,14 +79,6 @@ def test_cities_and_countries_are_found_as_typed(typed, place):
 
 
 # --- the rules -----------------------------------------------------------------------------
-
-
-@pytest.mark.parametrize("count", [1, 4])
-def test_two_or_three_players_only(count):
-    players = [{"name": n, "color": c} for n, c in (("Ann", "red"), ("Bob", "blue"),
-                                                    ("Cat", "green"), ("Dan", "yellow"))]
-    with pytest.raises(ScorerError, match="2"):
-        Game.from_json({"variant": "switzerland", "players": players[:count]})
 
 
 def test_each_player_has_40_trains(make_game):

@@ -49,7 +49,7 @@ def format_text(sheet: Scoresheet) -> str:
         ("Done", lambda p: f"{p.tickets_completed}/{len(p.tickets)}"),
         ("Stations", lambda p: p.station_points),
         ("Longest", lambda p: p.path.length),
-        ("Bonus", lambda p: p.longest_bonus + p.express_bonus + p.globetrotter_bonus),
+        ("Bonus", lambda p: sum(points for _, points in p.bonuses)),
         ("Total", lambda p: p.total),
     ]
     rows = [[head for head, _ in columns]]
@@ -65,11 +65,16 @@ def format_text(sheet: Scoresheet) -> str:
         for t in p.tickets:
             mark = "done" if t.completed else "missed"
             via = f" (station in {', '.join(t.helped_by)})" if t.helped_by else ""
-            lines.append(f"  ticket {t.a}-{t.b} {t.score:+d} {mark}{via}")
+            reached = f" ({t.reached})" if t.reached else ""
+            twice = " (joined twice)" if t.twice else ""
+            lines.append(f"  ticket {t.a}-{t.b} {t.score:+d} {mark}{reached}{twice}{via}")
         for b in p.borrowed_routes:
             lines.append(f"  station in {b.city} uses {b.route}")
         if p.path.length:
             lines.append(f"  longest path {p.path.length}: {' - '.join(p.path.cities)}")
+        for bonus in sheet.bonuses:
+            if bonus.of(p.name):
+                lines.append(f"  {bonus.name} {bonus.of(p.name):+d}")
     if sheet.express_order:
         lines.append(f"Europe Express cards: {', '.join(sheet.express_order)}")
     lines.append("")

@@ -3,7 +3,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections import defaultdict, deque
+from collections.abc import Collection, Iterable
 
 
 class UnionFind:
@@ -42,3 +43,43 @@ def components(edges: Iterable[tuple[str, str]]) -> UnionFind:
 def connected(edges: Iterable[tuple[str, str]], a: str, b: str) -> bool:
     """Whether the edges (city pairs) join ``a`` and ``b``."""
     return components(edges).same(a, b)
+
+
+def joined_twice(
+    edges: Iterable[tuple[str, str]], sources: Collection[str], targets: Collection[str]
+) -> bool:
+    """Whether two paths sharing no edge join a city of ``sources`` to one of ``targets`` (India's
+    Grand Tour; the paths may meet at cities). By Menger's theorem: two units of flow pass
+    when every edge, either way, carries at most one."""
+    def node(city: str) -> str:
+        return "S" if city in sources else "T" if city in targets else city
+
+    ends: list[tuple[str, str]] = []
+    at: dict[str, list[int]] = defaultdict(list)
+    for a, b in edges:
+        u, v = node(a), node(b)
+        if u != v:
+            at[u].append(len(ends))
+            at[v].append(len(ends))
+            ends.append((u, v))
+    flow = [0] * len(ends)  # +1: carried from its first end to its second, -1: back
+    for _ in range(2):
+        came: dict[str, tuple[int, int] | None] = {"S": None}
+        queue = deque(["S"])
+        while queue and "T" not in came:
+            here = queue.popleft()
+            for e in at[here]:
+                u, v = ends[e]
+                # an edge carries one unit either way: forwards from u, or back from v
+                nxt, way = (v, 1) if here == u else (u, -1)
+                if flow[e] != way and nxt not in came:
+                    came[nxt] = (e, way)
+                    queue.append(nxt)
+        if "T" not in came:
+            return False
+        here = "T"
+        while (back := came[here]) is not None:
+            e, way = back
+            flow[e] += way
+            here = ends[e][0] if way == 1 else ends[e][1]
+    return True

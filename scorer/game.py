@@ -49,11 +49,19 @@ class Station:
 
 @dataclass(frozen=True, slots=True)
 class HeldTicket:
+    """A ticket a player holds: a deck ticket (its ``ends`` as the deck gives them) or a
+    custom one (one destination, the points given)."""
+
     player: str
     a: str
     b: str
     points: int
     in_deck: bool
+    ends: tuple[tuple[str, int], ...] = ()
+
+    def __post_init__(self) -> None:
+        if not self.ends:
+            object.__setattr__(self, "ends", ((self.b, self.points),))
 
 
 # --- actions -------------------------------------------------------------------------------
@@ -499,7 +507,7 @@ class Game:
             case AddTicket(player=player, a=a, b=b, points=points):
                 self._tickets.append(self._check_ticket(self.player(player), a, b, points))
             case RemoveTicket(player=player, a=a, b=b):
-                player, a, b = self.player(player), self.board.city(a), self.board.city(b)
+                player, (a, b) = self.player(player), self.board.ticket_ends(a, b)
                 index = self._ticket_index(player, a, b)
                 if index is None:
                     raise IllegalMove("{player} holds no ticket {a}–{b}.", player=player, a=a, b=b)
@@ -589,10 +597,15 @@ class Game:
                               player=player, count=self.variant.stations)
 
     def _check_ticket(self, player: str, a: str, b: str, points: int | None) -> HeldTicket:
-        a, b = self.board.city(a), self.board.city(b)
+        a, b = self.board.ticket_ends(a, b)
         if a == b:
             raise IllegalMove("A ticket joins two different cities, not {city} and {city}.", city=a)
         deck = self.board.ticket(a, b)
+        if deck is not None and deck.several:
+            if points not in (None, deck.points):
+                raise IllegalMove("{a}–{b} is worth {values} by destination: its points come "
+                                  "from the deck.", a=deck.a, b=deck.b, values=deck.values)
+            points = deck.points
         if points is None:
             if deck is None:
                 raise IllegalMove(
@@ -605,15 +618,18 @@ class Game:
         elif points > 99:
             raise IllegalMove("{player}'s ticket {a}–{b} is worth at most 99 points, not {points}.",
                               player=player, a=a, b=b, points=points)
-        if self._ticket_index(player, a, b) is not None:
+        if deck is not None:
+            a, b = deck.a, deck.b  # the printed order, whatever order was typed
+        held = sum(t.player == player and {t.a, t.b} == {a, b} for t in self._tickets)
+        if held >= (deck.copies if deck is not None else 1):
             raise IllegalMove("{player} already holds the ticket {a}–{b}.", player=player, a=a, b=b)
         if sum(t.player == player for t in self._tickets) >= MAX_TICKETS:
             raise IllegalMove("{player} already holds {count} tickets: no table keeps more "
                               "(ticket {a}–{b} not added).", player=player, count=MAX_TICKETS,
                               a=a, b=b)
-        if deck is not None:
-            a, b = deck.a, deck.b  # the printed order, whatever order was typed
-        return HeldTicket(player, a, b, points, deck is not None and deck.points == points)
+        if deck is not None and deck.points == points:
+            return HeldTicket(player, a, b, points, True, deck.ends)
+        return HeldTicket(player, a, b, points, False)
 
     def _ticket_index(self, player: str, a: str, b: str) -> int | None:
         pair = {a, b}

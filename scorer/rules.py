@@ -23,11 +23,20 @@ ROUTE_POINTS: Mapping[int, int] = MappingProxyType(
 NORDIC_POINTS: Mapping[int, int] = MappingProxyType(
     {1: 1, 2: 2, 3: 4, 4: 7, 5: 10, 6: 15, 9: 27}
 )
+# The end-of-game bonuses a rule set may score, by key (Variant.bonuses gives a set's own, with
+# their names; scoring.BONUS_RULES scores each). The cards a player holds (longest path,
+# Globetrotter) may break a tie; the Europe Express cards and the Grand Tour do not.
+BONUS_KEYS = ("longest", "express", "globetrotter", "grand_tour")
+CARD_BONUSES = ("longest", "globetrotter")
 # The tie-break keys a variant may name (see Variant.tiebreak).
-TIEBREAK_KEYS = ("tickets", "stations", "longest", "globetrotter")
+TIEBREAK_KEYS = ("tickets", "stations", *CARD_BONUSES)
 
-# The names the tie-break keys and the results page give each bonus card.
+# The names of the bonuses that are the same in every set that has them.
 GLOBETROTTER = "Globetrotter"
+EUROPE_EXPRESS = "Europe Express"
+GRAND_TOUR = "Grand Tour"
+# How the load check names a card bonus in its refusal.
+_CARD_LABELS = {"longest": "longest-path", "globetrotter": "Globetrotter"}
 
 
 @dataclass(frozen=True)
@@ -63,6 +72,9 @@ class Variant:
     # BoardGameGeek's game (id, name) the set is logged as in BG Stats: the base game of its
     # box, the set's own title going as the play's board.
     bgg_game: tuple[int, str] = (9209, "Ticket to Ride")
+    # India's Grand Tour: points by how many tickets a player joins by two paths sharing no
+    # route (index: that count; the last for that many and more); (): the set has none.
+    grand_tour: tuple[int, ...] = ()
 
     def route_points(self, length: int) -> int:
         return self.points_table[length]
@@ -76,7 +88,7 @@ class Variant:
 
         Raises BoardDataError when the board and the set do not fit each other: a route length
         the set's points table lacks, a tie-break key unknown or for a bonus the set does not
-        have, more players than piece colours.
+        have, a Grand Tour table not starting at 0, more players than piece colours.
         """
         return _fitted_board(self)
 
@@ -85,9 +97,18 @@ class Variant:
         """What to call the set's ticket deck: the set's name when it brings its own."""
         return self.title if self.deck else load_board(self.board_name).title
 
+    @property
+    def bonuses(self) -> tuple[tuple[str, str], ...]:
+        """The end-of-game bonuses the set scores, as (key, name), in the score sheet's order."""
+        found = ((self.longest_bonus, "longest", self.bonus_name),
+                 (self.express_cards, "express", EUROPE_EXPRESS),
+                 (self.globetrotter_bonus, "globetrotter", GLOBETROTTER),
+                 (self.grand_tour, "grand_tour", GRAND_TOUR))
+        return tuple((key, name) for has, key, name in found if has)
+
     def bonus_title(self, key: str) -> str:
-        """The name of the bonus card a tie-break key stands for."""
-        return GLOBETROTTER if key == "globetrotter" else self.bonus_name
+        """The name of the bonus a key (``BONUS_KEYS``, a tie-break key too) stands for."""
+        return dict(self.bonuses)[key]
 
     def without_longest_bonus(self) -> Variant:
         """The set as a table plays it without the longest-path bonus card (a setup choice,
@@ -147,9 +168,24 @@ NORDIC = Variant(
     bgg_game=(31627, "Ticket to Ride: Nordic Countries"),
 )
 
+# India: 2-4 players, doubles open with 4, the Indian Express (longest path) +10 and the Grand
+# Tour: 5, 10, 20, 30, 40 points for 1 to 5 or more tickets joined by two paths sharing no route.
+INDIA = Variant(
+    name="india", title="India", board_name="india", trains=45, min_players=2, max_players=4,
+    doubles_from_players=4, bonus_name="Indian Express", grand_tour=(0, 5, 10, 20, 30, 40),
+)
+# Switzerland: 2-3 players, 40 trains, doubles open with 3, the longest path +10; its tickets to
+# and between the neighbouring countries are board data (Ticket.ends, Board.countries). An
+# expansion map played with a base game's pieces: logged as Ticket to Ride, its title the board.
+SWITZERLAND = Variant(
+    name="switzerland", title="Switzerland", board_name="switzerland", trains=40,
+    min_players=2, max_players=3, doubles_from_players=3, bonus_name="Longest path",
+)
+
 VARIANTS: Mapping[str, Variant] = MappingProxyType({
     v.name: v for v in (USA, EUROPE, EXPRESS, USA_1910, USA_MEGA, USA_BIG_CITIES,
-                        EUROPE_1912_EXTENDED, EUROPE_1912_MEGA, EUROPE_1912_BIG_CITIES, NORDIC)
+                        EUROPE_1912_EXTENDED, EUROPE_1912_MEGA, EUROPE_1912_BIG_CITIES, NORDIC,
+                        SWITZERLAND, INDIA)
 })
 
 
@@ -167,10 +203,12 @@ def _fitted_board(variant: Variant) -> Board:
         problems.append(f"unknown tie-break keys {unknown} (known: {', '.join(TIEBREAK_KEYS)})")
     if "stations" in variant.tiebreak and not variant.stations:
         problems.append("a stations tie-break without stations")
-    if "longest" in variant.tiebreak and not variant.longest_bonus:
-        problems.append("a longest-path tie-break without the longest-path bonus")
-    if "globetrotter" in variant.tiebreak and not variant.globetrotter_bonus:
-        problems.append("a Globetrotter tie-break without the Globetrotter bonus")
+    held = dict(variant.bonuses)
+    for key in (k for k in variant.tiebreak if k in CARD_BONUSES and k not in held):
+        problems.append(f"a {_CARD_LABELS[key]} tie-break without the {_CARD_LABELS[key]} bonus")
+    if variant.grand_tour and (variant.grand_tour[0] != 0 or len(variant.grand_tour) < 2):
+        problems.append(f"a Grand Tour table {variant.grand_tour} that does not start at 0 points "
+                        f"for no ticket")
     if not 1 <= variant.min_players <= variant.max_players <= len(PIECE_COLORS):
         problems.append(f"{variant.min_players}-{variant.max_players} players with "
                         f"{len(PIECE_COLORS)} piece colours")

@@ -8,8 +8,8 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Any
 
-from scorer.boards import Route
-from scorer.connectivity import UnionFind, components, connected
+from scorer.boards import Board, Route, Ticket
+from scorer.connectivity import UnionFind, components, joined_twice
 from scorer.game import Game, HeldTicket
 from scorer.longest import LongestPath, longest_path
 from scorer.messages import Message, Names, plural
@@ -20,9 +20,13 @@ from scorer.rules import Variant
 class TicketResult:
     a: str
     b: str
-    points: int
+    points: int  # what it scores, unsigned (several values: the one that counts)
     completed: bool
     helped_by: tuple[str, ...] = ()  # cities of the stations whose borrowed route it needs
+    # A ticket with several destinations: the one reached whose value counts (None: failed).
+    reached: str | None = None
+    # Joined by two paths of its owner's routes sharing no route (India's Grand Tour).
+    twice: bool = False
 
     @property
     def score(self) -> int:
@@ -32,15 +36,50 @@ class TicketResult:
         data: dict[str, Any] = {
             "from": self.a, "to": self.b, "points": self.points, "completed": self.completed,
         }
+        if self.reached is not None:
+            data["reached"] = self.reached
+        if self.twice:
+            data["twice"] = True
         if self.helped_by:
             data["stations"] = list(self.helped_by)
         return data
+
+
+def ticket_outcome(
+    board: Board, ticket: HeldTicket, joined: Callable[[str, str], bool]
+) -> tuple[int, str | None]:
+    """What a held ticket scores when ``joined(city, city)`` says which cities its owner's
+    routes join: the highest value among the destinations reached (a country: any of its
+    border points) and that destination, or minus its lowest value and None."""
+    origins = board.place_cities(ticket.a)
+
+    def reached(end: str) -> bool:
+        return any(joined(o, c) for o in origins for c in board.place_cities(end))
+
+    return Ticket(ticket.a, ticket.b, ticket.points, ends=ticket.ends).value(reached)
 
 
 @dataclass(frozen=True)
 class Borrow:
     city: str
     route: str
+
+
+@dataclass(frozen=True)
+class Bonus:
+    """An end-of-game bonus as scored: its key (``Variant.bonuses``), its name, and the points
+    it gives each player who holds it (the others get none)."""
+
+    key: str
+    name: str
+    points: tuple[tuple[str, int], ...]
+
+    @property
+    def holders(self) -> tuple[str, ...]:
+        return tuple(name for name, _ in self.points)
+
+    def of(self, player: str) -> int:
+        return dict(self.points).get(player, 0)
 
 
 @dataclass(frozen=True)
@@ -56,9 +95,33 @@ class PlayerScore:
     station_points: int
     borrowed_routes: tuple[Borrow, ...]
     path: LongestPath
-    longest_bonus: int
-    express_bonus: int
-    globetrotter_bonus: int = 0
+    # Every bonus of the set, (key, points): the player's share of each (0 for none).
+    bonuses: tuple[tuple[str, int], ...] = ()
+
+    def bonus(self, key: str) -> int:
+        """The points a bonus (``Variant.bonuses``' key) gives this player."""
+        return dict(self.bonuses).get(key, 0)
+
+    @property
+    def longest_bonus(self) -> int:
+        return self.bonus("longest")
+
+    @property
+    def express_bonus(self) -> int:
+        return self.bonus("express")
+
+    @property
+    def globetrotter_bonus(self) -> int:
+        return self.bonus("globetrotter")
+
+    @property
+    def grand_tour_bonus(self) -> int:
+        return self.bonus("grand_tour")
+
+    @property
+    def tickets_twice(self) -> int:
+        """Completed tickets joined by two paths sharing no route (India's Grand Tour)."""
+        return sum(t.twice for t in self.tickets)
 
     @property
     def ticket_points(self) -> int:
@@ -71,7 +134,7 @@ class PlayerScore:
     @property
     def total(self) -> int:
         return (self.route_points + self.ticket_points + self.station_points
-                + self.longest_bonus + self.express_bonus + self.globetrotter_bonus)
+                + sum(points for _, points in self.bonuses))
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -92,9 +155,12 @@ class PlayerScore:
                 "cities": list(self.path.cities),
                 "routes": list(self.path.keys),
             },
+            # the spec's three, on every set; any other bonus of the set after them
             "longest_bonus": self.longest_bonus,
             "express_bonus": self.express_bonus,
             "globetrotter_bonus": self.globetrotter_bonus,
+            **{f"{key}_bonus": points for key, points in self.bonuses
+               if key not in ("longest", "express", "globetrotter")},
             "total": self.total,
         }
 
@@ -109,6 +175,10 @@ class Scoresheet:
     tiebreak_message: Message | None
     express_order: tuple[str, ...] | None = None  # None: the set has no Express cards
     longest_path_bonus: bool = True  # False: the table played without its longest-path card
+    bonuses: tuple[Bonus, ...] = ()  # every bonus of the set, with who holds it
+
+    def bonus(self, key: str) -> Bonus | None:
+        return next((b for b in self.bonuses if b.key == key), None)
 
     @property
     def tiebreak(self) -> str | None:
@@ -136,23 +206,26 @@ class Scoresheet:
 
 
 def _ticket_results(
-    tickets: Sequence[HeldTicket], own: Sequence[Route], borrows: Sequence[Borrow],
-    borrowed: dict[str, Route],
+    board: Board, tickets: Sequence[HeldTicket], own: Sequence[Route],
+    borrows: Sequence[Borrow], borrowed: dict[str, Route],
 ) -> tuple[TicketResult, ...]:
     edges = [(r.a, r.b) for r in own]
     uf = components(edges + [(borrowed[b.route].a, borrowed[b.route].b) for b in borrows])
     results = []
     for t in tickets:
-        done = uf.same(t.a, t.b)
+        value, reached = ticket_outcome(board, t, uf.same)
+        done = value > 0
         helped: tuple[str, ...] = ()
         if done and borrows:
+            # A station helps when the ticket scores less without its borrowed route.
             helped = tuple(
                 b.city for b in borrows
-                if not connected(
+                if ticket_outcome(board, t, components(
                     edges + [(borrowed[o.route].a, borrowed[o.route].b)
-                             for o in borrows if o is not b], t.a, t.b)
+                             for o in borrows if o is not b]).same)[0] < value
             )
-        results.append(TicketResult(t.a, t.b, t.points, done, helped))
+        results.append(TicketResult(t.a, t.b, abs(value), done, helped,
+                                    reached if len(t.ends) > 1 else None))
     return tuple(results)
 
 
@@ -181,7 +254,7 @@ def best_station_use(
     best_borrows: tuple[Borrow, ...] = ()
     for combo in itertools.product(*options):
         borrows = tuple(b for b in combo if b is not None)
-        results = _ticket_results(tickets, own, borrows, borrowed)
+        results = _ticket_results(game.board, tickets, own, borrows, borrowed)
         key = (sum(t.score for t in results), -len(borrows))
         if best is None or key > best:
             best, best_results, best_borrows = key, results, borrows
@@ -236,16 +309,15 @@ def score(game: Game) -> Scoresheet:
         p.name: _longest_of(tuple((r.a, r.b, r.length, r.id) for r in game.routes_of(p.name)))
         for p in game.players
     }
-    longest = max((path.length for path in paths.values()), default=0)
     order = express_order(game) if variant.express_cards else None
-    cards = dict(zip(order or (), game.express_bonus_values, strict=False))
     players = []
     for p in game.players:
         routes = game.routes_of(p.name)
         held = [t for t in game.tickets if t.player == p.name]
         tickets, borrows = best_station_use(game, p.name, held)
+        if variant.grand_tour:
+            tickets = _joined_twice(game, routes, held, tickets)
         placed = len(game.stations_of(p.name))
-        path = paths[p.name]
         players.append(PlayerScore(
             name=p.name,
             color=p.color,
@@ -257,14 +329,18 @@ def score(game: Game) -> Scoresheet:
             stations_placed=placed,
             station_points=(variant.stations - placed) * variant.station_points,
             borrowed_routes=borrows,
-            path=path,
-            longest_bonus=variant.longest_bonus if 0 < longest == path.length else 0,
-            express_bonus=cards.get(p.name, 0),
+            path=paths[p.name],
         ))
-    players = _with_globetrotter(variant.globetrotter_bonus, players)
+    bonuses = tuple(
+        Bonus(key, name, tuple((p.name, points) for p in players
+                               if (points := BONUS_RULES[key](game, players, order).get(p.name))))
+        for key, name in variant.bonuses
+    )
+    players = [replace(p, bonuses=tuple((b.key, b.of(p.name)) for b in bonuses))
+               for p in players]
     ranking, winners, tiebreak = _rank(variant, players)
     return Scoresheet(variant.name, tuple(players), ranking, winners, tiebreak, order,
-                      game.longest_path_bonus)
+                      game.longest_path_bonus, bonuses)
 
 
 @lru_cache(maxsize=4096)
@@ -275,17 +351,58 @@ def _longest_of(routes: tuple[tuple[str, str, int, str], ...]) -> LongestPath:
     return longest_path(routes)
 
 
-def _with_globetrotter(points: int, players: list[PlayerScore]) -> list[PlayerScore]:
+def _joined_twice(
+    game: Game, routes: Sequence[Route], held: Sequence[HeldTicket],
+    results: tuple[TicketResult, ...],
+) -> tuple[TicketResult, ...]:
+    """Each completed ticket marked when two paths of the owner's own routes sharing no route
+    join it (to the destination whose value counts)."""
+    edges = [(r.a, r.b) for r in routes]
+    board = game.board
+    return tuple(
+        replace(r, twice=joined_twice(edges, board.place_cities(t.a),
+                                      board.place_cities(r.reached or t.ends[0][0])))
+        if r.completed else r
+        for t, r in zip(held, results, strict=True)
+    )
+
+
+# --- the bonuses: one rule per key of Variant.bonuses, each the points by player -----------
+
+
+def _longest(game: Game, players: Sequence[PlayerScore], _order: Any) -> dict[str, int]:
+    """The longest-path card to every player with the longest path (none without a route)."""
+    longest = max((p.path.length for p in players), default=0)
+    return {p.name: game.variant.longest_bonus for p in players if 0 < longest == p.path.length}
+
+
+def _express(game: Game, _players: Sequence[PlayerScore], order: Any) -> dict[str, int]:
+    """The Europe Express cards, in the order taken."""
+    return dict(zip(order or (), game.express_bonus_values, strict=False))
+
+
+def _globetrotter(game: Game, players: Sequence[PlayerScore], _order: Any) -> dict[str, int]:
     """The Globetrotter card to every player with the most completed tickets (none for 0)."""
     most = max((p.tickets_completed for p in players), default=0)
-    if not points or not most:
-        return players
-    return [replace(p, globetrotter_bonus=points) if p.tickets_completed == most else p
-            for p in players]
+    return {p.name: game.variant.globetrotter_bonus for p in players
+            if most and p.tickets_completed == most}
+
+
+def _grand_tour(game: Game, players: Sequence[PlayerScore], _order: Any) -> dict[str, int]:
+    """India's Grand Tour: by the count of tickets joined twice, the set's table (the last
+    entry for that many and more)."""
+    table = game.variant.grand_tour
+    return {p.name: table[min(p.tickets_twice, len(table) - 1)] for p in players}
+
+
+BONUS_RULES: dict[str, Callable[[Game, Sequence[PlayerScore], Any], dict[str, int]]] = {
+    "longest": _longest, "express": _express, "globetrotter": _globetrotter,
+    "grand_tour": _grand_tour,
+}
 
 
 def _bonus_held(key: str, p: PlayerScore) -> bool:
-    return (p.globetrotter_bonus if key == "globetrotter" else p.longest_bonus) > 0
+    return p.bonus(key) > 0
 
 
 def _rank(
@@ -294,10 +411,8 @@ def _rank(
     keys = variant.tiebreak
 
     def sort_key(p: PlayerScore) -> tuple[int, ...]:
-        extra = {"tickets": p.tickets_completed, "stations": -p.stations_placed,
-                 "longest": int(_bonus_held("longest", p)),
-                 "globetrotter": int(_bonus_held("globetrotter", p))}
-        return (p.total, *(extra[k] for k in keys))
+        extra = {"tickets": p.tickets_completed, "stations": -p.stations_placed}
+        return (p.total, *(extra[k] if k in extra else int(_bonus_held(k, p)) for k in keys))
 
     ranked = sorted(players, key=sort_key, reverse=True)
     top = [p for p in ranked if p.total == ranked[0].total]

@@ -6,7 +6,7 @@ import difflib
 import json
 import unicodedata
 from collections import Counter, defaultdict
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cache
 from importlib import resources
@@ -94,10 +94,51 @@ class Route:
 
 @dataclass(frozen=True, slots=True)
 class Ticket:
+    """A destination ticket: from ``a`` to ``b`` for ``points``, or from ``a`` to any of
+    several destinations (``ends``: each a city or a country with its value, as Switzerland
+    prints them).
+
+    Completed, a ticket scores the highest value among the destinations its owner reached;
+    failed, it loses its lowest (``value``). A ticket with one destination is the plain case:
+    ``ends`` is then ``((b, points),)``. With several, ``b`` names them all ("France /
+    Deutschland / Österreich / Italia") and ``points`` is the highest. ``copies``: how many
+    cards of it the deck holds (a player may hold each).
+    """
+
     a: str
     b: str
     points: int
     long: bool = False
+    ends: tuple[tuple[str, int], ...] = ()
+    copies: int = 1
+
+    def __post_init__(self) -> None:
+        if not self.ends:
+            object.__setattr__(self, "ends", ((self.b, self.points),))
+
+    @property
+    def several(self) -> bool:
+        """Whether the ticket has more than one destination."""
+        return len(self.ends) > 1
+
+    @property
+    def values(self) -> str:
+        """Its value as printed: "8", or "5/6/11/8" for one per destination."""
+        return "/".join(str(points) for _, points in self.ends)
+
+    def value(self, reached: Callable[[str], bool]) -> tuple[int, str | None]:
+        """What the ticket scores given which destinations its owner reached: the highest
+        value reached and that destination, or minus the lowest value and None."""
+        done = [(points, end) for end, points in self.ends if reached(end)]
+        if done:
+            points, end = max(done, key=lambda d: d[0])
+            return points, end
+        return -min(points for _, points in self.ends), None
+
+
+def ticket_label(ends: Sequence[str]) -> str:
+    """How a ticket with several destinations is named: its destinations joined by " / "."""
+    return " / ".join(ends)
 
 
 @dataclass(frozen=True)
@@ -115,11 +156,20 @@ class Board:
     board_frame: Mapping[str, Any]
     invariants: Mapping[str, Any] = field(default_factory=dict)
     sources: tuple[Mapping[str, Any], ...] = ()
+    # Countries a ticket may name (Switzerland's neighbours): each reached through the border
+    # points its routes end at, which are cities of the board of their own; a country is no
+    # city, so it joins nothing (routes ending in it are not joined through it).
+    countries: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         keys: dict[str, str] = {normalize_name(c): c for c in self.cities}
+        places = dict(keys) | {normalize_name(c): c for c in self.countries}
         for alias, target in self.aliases.items():
-            keys.setdefault(normalize_name(alias), target)
+            if target in self.cities:
+                keys.setdefault(normalize_name(alias), target)
+            places.setdefault(normalize_name(alias), target)
+        country_of = {point: country for country, points in self.countries.items()
+                      for point in points}
         pairs: dict[frozenset[str], list[Route]] = defaultdict(list)
         at_city: dict[str, list[Route]] = defaultdict(list)
         for route in self.routes.values():
@@ -127,6 +177,8 @@ class Board:
             at_city[route.a].append(route)
             at_city[route.b].append(route)
         object.__setattr__(self, "_city_keys", keys)
+        object.__setattr__(self, "_place_keys", places)
+        object.__setattr__(self, "_country_of", country_of)
         object.__setattr__(
             self, "_pairs", {k: tuple(sorted(v, key=_lane_order)) for k, v in pairs.items()}
         )
@@ -137,6 +189,10 @@ class Board:
         object.__setattr__(
             self, "_tickets", {frozenset((t.a, t.b)): t for t in self.tickets}
         )
+        # A ticket with several destinations is also found from its origin by any one of them
+        # (France to Deutschland: France's ticket; Deutschland to France: Deutschland's).
+        object.__setattr__(self, "_by_end", {(t.a, end): t for t in self.tickets if t.several
+                                             for end, _ in t.ends})
 
     def city(self, name: str) -> str:
         """The printed name of a city typed any way (case, accents, aliases)."""
@@ -145,6 +201,30 @@ class Board:
             raise UnknownCity(name, Message("on the {board} board", {"board": self.title}),
                               self.suggest_cities(name))
         return found
+
+    def place(self, name: str) -> str:
+        """The printed name of a city or a country (a ticket's end) typed any way."""
+        found = self._place_keys.get(normalize_name(name))  # type: ignore[attr-defined]
+        if found is None:
+            return self.city(name)  # raises UnknownCity with the nearest names
+        return found
+
+    def place_cities(self, place: str) -> tuple[str, ...]:
+        """The cities a ticket's end stands for: a city itself, a country its border points."""
+        return self.countries.get(place, (place,))
+
+    def place_of(self, city: str) -> str:
+        """What a city stands for on a ticket: its country for a border point, else itself."""
+        return self._country_of.get(city, city)  # type: ignore[attr-defined]
+
+    def ticket_ends(self, a: str, b: str) -> tuple[str, str]:
+        """A ticket's two ends typed any way, as the board prints them: places, or for a ticket
+        with several destinations its origin and the destinations' joined name."""
+        a = self.place(a)
+        for ticket in self.tickets:
+            if ticket.a == a and ticket.several and normalize_name(ticket.b) == normalize_name(b):
+                return a, ticket.b
+        return a, self.place(b)
 
     def suggest_cities(self, name: str, n: int = 2) -> tuple[str, ...]:
         keys = self._city_keys  # type: ignore[attr-defined]
@@ -172,8 +252,10 @@ class Board:
         return self._at_city.get(city, ())  # type: ignore[attr-defined]
 
     def ticket(self, a: str, b: str) -> Ticket | None:
-        """The deck ticket between two cities (either order), if there is one."""
-        return self._tickets.get(frozenset((a, b)))  # type: ignore[attr-defined]
+        """The deck ticket between two places (either order), if there is one; a ticket with
+        several destinations from its origin ``a`` by its joined name or any destination."""
+        found = self._tickets.get(frozenset((a, b)))  # type: ignore[attr-defined]
+        return found or self._by_end.get((a, b))  # type: ignore[attr-defined]
 
     @property
     def size_cm(self) -> tuple[float, float]:
@@ -214,10 +296,8 @@ def board_from_json(data: Mapping[str, Any]) -> Board:
             )
             for r in data["routes"]
         }
-        tickets = tuple(
-            Ticket(t["a"], t["b"], int(t["points"]), bool(t.get("long", False)))
-            for t in data["tickets"]
-        )
+        tickets = tuple(_ticket_from_json(t) for t in data["tickets"])
+        countries = {c["name"]: tuple(c["border_points"]) for c in data.get("countries", ())}
         board = Board(
             name=name,
             title=str(data.get("title") or name.title()),
@@ -230,11 +310,26 @@ def board_from_json(data: Mapping[str, Any]) -> Board:
             board_frame=dict(data["board_frame"]),
             invariants=dict(data.get("invariants", {})),
             sources=tuple(data.get("sources", ())),
+            countries=countries,
         )
     except (KeyError, TypeError, ValueError) as exc:
         raise BoardDataError("Board file is malformed: {error}", error=repr(exc)) from exc
     validate(board)
     return board
+
+
+def _ticket_from_json(t: Mapping[str, Any]) -> Ticket:
+    """A ticket of a board or deck file: ``a``, ``b``, ``points``, or ``a`` and ``ends`` (one
+    ``[place, points]`` per destination); ``long`` and ``copies`` optional."""
+    long, copies = bool(t.get("long", False)), int(t.get("copies", 1))
+    if "ends" in t:
+        ends = tuple((str(end), int(points)) for end, points in t["ends"])
+        if len(ends) > 1:
+            return Ticket(t["a"], ticket_label([end for end, _ in ends]),
+                          max(points for _, points in ends), long, ends, copies)
+        (b, points), = ends
+        return Ticket(t["a"], b, points, long, copies=copies)
+    return Ticket(t["a"], t["b"], int(t["points"]), long, copies=copies)
 
 
 def validate(board: Board) -> None:
@@ -260,14 +355,28 @@ def validate(board: Board) -> None:
             problems.append(f"more than two lanes: {ids}")
         if len(pair_routes) == 2 and not pair_routes[1].id.endswith("--2"):
             problems.append(f"second lane of a double is not named --2: {ids}")
+    places = set(board.cities) | set(board.countries)
     for ticket in board.tickets:
-        for end in (ticket.a, ticket.b):
-            if end not in board.cities:
+        for end in (ticket.a, *(end for end, _ in ticket.ends)):
+            if end not in places:
                 problems.append(f"ticket {ticket.a}-{ticket.b} names unknown city {end!r}")
-        if ticket.points < 1:
-            problems.append(f"ticket {ticket.a}-{ticket.b} has {ticket.points} points")
+        if min(points for _, points in ticket.ends) < 1 or ticket.copies < 1:
+            problems.append(f"ticket {ticket.a}-{ticket.b} has {ticket.values} points, "
+                            f"{ticket.copies} copies")
+        if ticket.a in (end for end, _ in ticket.ends):
+            problems.append(f"ticket {ticket.a}-{ticket.b} leads to its own origin")
+    if len({frozenset((t.a, t.b)) for t in board.tickets}) != len(board.tickets):
+        problems.append("a ticket listed twice (give it copies instead)")
+    seen: set[str] = set()
+    for country, points in board.countries.items():
+        if country in board.cities:
+            problems.append(f"country {country!r} is also a city")
+        for point in points:
+            if point not in board.cities or point in seen:
+                problems.append(f"border point {point!r} of {country} is no city, or twice")
+            seen.add(point)
     for alias, target in board.aliases.items():
-        if target not in board.cities:
+        if target not in places:
             problems.append(f"alias {alias!r} points to unknown city {target!r}")
     if problems:
         raise BoardDataError("Board {board!r} is inconsistent: {problems}", board=board.name,
@@ -290,6 +399,8 @@ def board_counts(board: Board) -> dict[str, Any]:
         "tunnels": sum(r.tunnel for r in routes),
         "ferries": sum(r.ferry_locomotives > 0 for r in routes),
         "tickets": len(board.tickets),
+        "ticket_cards": sum(t.copies for t in board.tickets),
+        "countries": len(board.countries),
     }
 
 
@@ -336,8 +447,7 @@ def load_deck(file: str, deck: str) -> tuple[Ticket, ...]:
     try:
         path = resources.files("scorer.boards").joinpath("decks", f"{file}.json")
         data = json.loads(path.read_text(encoding="utf-8"))
-        tickets = tuple(Ticket(t["a"], t["b"], int(t["points"]), bool(t.get("long", False)))
-                        for t in data["decks"][deck])
+        tickets = tuple(_ticket_from_json(t) for t in data["decks"][deck])
         expected = data.get("invariants", {}).get(deck, {})
     except (OSError, KeyError, TypeError, ValueError) as exc:
         raise BoardDataError("Deck {file}/{deck} is missing or malformed: {error}", file=file,

@@ -43,11 +43,12 @@ _ENGLISH = NullTranslations()  # the messages as written
 DATA_WORDS = (
     N_("red"), N_("blue"), N_("green"), N_("yellow"), N_("black"), N_("white"), N_("orange"),
     N_("pink"), N_("gray"), N_("Longest path"), N_("European Express"), N_("Europe Express"),
-    N_("Globetrotter"),
+    N_("Globetrotter"), N_("Indian Express"), N_("Grand Tour"),
     # the rule sets' titles (scorer.rules.VARIANTS)
     N_("USA"), N_("Europe"), N_("Express"), N_("USA 1910"), N_("USA 1910 Mega Game"),
     N_("USA 1910 Big Cities"), N_("Europe 1912 Extended"), N_("Europe 1912 Mega"),
-    N_("Europe 1912 Big Cities"), N_("Nordic Countries"),
+    N_("Europe 1912 Big Cities"), N_("Nordic Countries"), N_("Switzerland"),
+    N_("India"),
 )
 
 

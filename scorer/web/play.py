@@ -462,11 +462,14 @@ def _pick_ticket_city(
     ui["first_city"] = ""
     if first == city:
         return answer(stored, message=_("Ticket cancelled."), active=player, **ui)
-    if game.board.ticket(first, city) is None:
+    # A border point stands for its country on a ticket (Switzerland's Bern–France).
+    first, city = game.board.place_of(first), game.board.place_of(city)
+    deck = game.board.ticket(first, city)
+    if deck is None:
         return answer(stored, status=422, active=player, custom=(first, city), **ui, error=_(
             "{a}–{b} is not in the deck: enter its points in Custom ticket.", a=first, b=city))
     return apply(stored, AddTicket(player, first, city),
-                 _("{player} takes the ticket {a}–{b}.", player=player, a=first, b=city),
+                 _("{player} takes the ticket {a}–{b}.", player=player, a=deck.a, b=deck.b),
                  active=player, **ui)
 
 
@@ -479,7 +482,9 @@ def city_page(game_id: str, city: str) -> str:
         city = game.board.city(city)
     except ScorerError:
         abort(404)
-    tickets = with_holders(game, [t for t in game.board.tickets if city in (t.a, t.b)])
+    place = game.board.place_of(city)
+    tickets = with_holders(game, [t for t in game.board.tickets
+                                  if place == t.a or place in (end for end, _ in t.ends)])
     return render_template(
         "pages/city.html", stored=stored, game=game, city=city, holder=game.station_at(city),
         tickets=tickets, active=active_player(stored),
@@ -509,7 +514,7 @@ def add_ticket(game_id: str) -> Response | tuple[str, int]:
         return answer(stored, error=_("Give both cities of the ticket."), status=422,
                       active=player, **ui)
     try:  # the board's spelling in the message, as the ticket is kept ("Zurich": Zürich)
-        a, b = stored.game.board.city(a), stored.game.board.city(b)
+        a, b = stored.game.board.ticket_ends(a, b)
     except ScorerError:
         pass  # the action below refuses the unknown city with its suggestions
     return apply(stored, AddTicket(player, a, b, points),
@@ -534,12 +539,16 @@ def search_tickets(stored: store.StoredGame, query: str) -> list:
     København), contain the typed text (no case, no accents)."""
     key = normalize_name(query)
     board = stored.game.board
-    names: dict[str, list[str]] = {city: [normalize_name(city)] for city in board.cities}
-    for alias, city in board.aliases.items():
-        names[city].append(normalize_name(alias))
-    found = [t for t in board.tickets if any(key in n for n in names[t.a] + names[t.b])]
-    return sorted(found, key=lambda t: (not any(n.startswith(key)
-                                                for n in names[t.a] + names[t.b]), t.a, t.b))
+    names: dict[str, list[str]] = {place: [normalize_name(place)]
+                                   for place in (*board.cities, *board.countries)}
+    for alias, place in board.aliases.items():
+        names[place].append(normalize_name(alias))
+
+    def keys(t: Ticket) -> list[str]:  # its origin's names and every destination's
+        return [n for place in (t.a, *(end for end, _ in t.ends)) for n in names[place]]
+
+    found = [t for t in board.tickets if any(key in n for n in keys(t))]
+    return sorted(found, key=lambda t: (not any(n.startswith(key) for n in keys(t)), t.a, t.b))
 
 
 def with_holders(game: Game, tickets: list[Ticket]) -> list[tuple[Ticket, list[str]]]:

@@ -110,19 +110,17 @@ def summary_text(name: str, game: Game, sheet: Scoresheet, ranks: dict[str, int]
         routes = ", ".join(f"{n}×{length} = {n * each}" for length, n, each in groups[p.name])
         lines.append(f"  {_('Routes')} {p.route_points}" + (f": {routes}" if routes else ""))
         if p.tickets:
-            tickets = ", ".join(f"{t.a}–{t.b} {signed(t.score)}" for t in p.tickets)
+            tickets = ", ".join(f"{t.a}–{t.reached or t.b} {signed(t.score)}" for t in p.tickets)
             lines.append(f"  {_('Tickets')} {signed(p.ticket_points)}: {tickets}")
         if game.variant.stations:
             uses = "; ".join(f"{city} → {route or nothing}"
                              for city, route in station_uses(game, p))
             lines.append(f"  {_('Stations')} {signed(p.station_points)}"
                          + (f" ({uses})" if uses else ""))
-        if p.longest_bonus:
-            lines.append(f"  {_(game.variant.bonus_name)} {signed(p.longest_bonus)}")
-        if p.express_bonus:
-            lines.append(f"  {_('Europe Express card')} {signed(p.express_bonus)}")
-        if p.globetrotter_bonus:
-            lines.append(f"  {_('Globetrotter')} {signed(p.globetrotter_bonus)}")
+        for bonus in sheet.bonuses:  # every bonus of the set this player holds
+            if bonus.of(p.name):
+                label = _("Europe Express card") if bonus.key == "express" else _(bonus.name)
+                lines.append(f"  {label} {signed(bonus.of(p.name))}")
     return "\n".join(lines) + "\n"
 
 

@@ -38,6 +38,7 @@ class CityShape:
     x: float
     y: float
     label_y: float
+    label: str  # what the map prints there: the city, or a border point's country
 
 
 @dataclass(frozen=True)
@@ -149,7 +150,8 @@ def board_shapes(board_name: str) -> BoardShapes:
         for r in sorted(board.routes.values(), key=lambda r: r.id)
     )
     cities = tuple(
-        CityShape(c.name, c.x, c.y, c.y + 38 if c.y < height - 50 else c.y - 24)
+        CityShape(c.name, c.x, c.y, c.y + 38 if c.y < height - 50 else c.y - 24,
+                  board.place_of(c.name))
         for c in sorted(board.cities.values(), key=lambda c: c.name)
     )
     view_box = f"{-PADDING} {-PADDING} {width + 2 * PADDING} {height + 2 * PADDING}"
@@ -188,7 +190,7 @@ def _static_parts(
         c.name: _CityParts(
             circles=f'<circle class="hit" cx="{_f(c.x)}" cy="{_f(c.y)}" r="26"/>'
                     f'<circle class="dot" cx="{_f(c.x)}" cy="{_f(c.y)}" r="12"/>',
-            label=f'<text class="label" x="{_f(c.x)}" y="{_f(c.label_y)}">{escape(c.name)}'
+            label=f'<text class="label" x="{_f(c.x)}" y="{_f(c.label_y)}">{escape(c.label)}'
                   "</text>",
             station_at=f"M{_f(c.x - 13)} {_f(c.y + 11)}",
             name=str(escape(c.name)), path=quote(c.name))

@@ -4,7 +4,6 @@ no longest-path card), a worked example counted by hand, and property tests agai
 written here from rules.md alone."""
 
 import json
-from collections import defaultdict
 from pathlib import Path
 
 import pytest
@@ -15,16 +14,18 @@ from scorer.boards import load_board
 from scorer.boards.board import board_counts
 from scorer.errors import IllegalMove, ScorerError
 from scorer.game import AddTicket, ClaimRoute, Game
-from scorer.rules import NORDIC, find_variant
+from scorer.rules import NORDIC
 from scorer.scoring import score
+from tests.core.oracle import (
+    assert_doubles_follow_the_player_count,
+    assert_reads_back_to_the_same_score,
+    reach,
+    walk,
+)
+from tests.core.test_game import claim_all
 
 # ../shared beside the clone (the reference the board file is copied from)
 REFERENCE = Path(__file__).resolve().parents[3] / "shared" / "reference" / "maps" / "nordic.json"
-
-
-def claim_all(game, player, *routes):
-    for route in routes:
-        game.apply(ClaimRoute(player, route))
 
 
 # --- the board -----------------------------------------------------------------------------
@@ -87,14 +88,6 @@ def test_cities_are_found_typed_without_their_letters(typed, city):
 
 
 # --- the rules -----------------------------------------------------------------------------
-
-
-@pytest.mark.parametrize("count", [1, 4])
-def test_two_or_three_players_only(count):
-    players = [{"name": n, "color": c} for n, c in (("Ann", "red"), ("Bob", "blue"),
-                                                    ("Cat", "green"), ("Dan", "yellow"))]
-    with pytest.raises(ScorerError, match="2"):
-        Game.from_json({"variant": "nordic", "players": players[:count]})
 
 
 def test_each_player_has_40_trains(make_game):
@@ -280,14 +273,7 @@ def played_games(draw):
     count = draw(st.integers(2, 3))
     game = Game.new("nordic", list(zip(NAMES[:count], COLORS[:count], strict=True)))
     board = game.board
-    for player in NAMES[:count]:
-        city = draw(st.sampled_from(CITIES))
-        for step in draw(st.lists(st.integers(0, 7), max_size=16)):
-            options = board.routes_at(city)
-            route = options[step % len(options)]
-            if game.closed_reason(route.id, player) is None:
-                game.apply(ClaimRoute(player, route.id))
-            city = route.other_end(city)
+    walk(draw, st, game, NAMES[:count], CITIES, max_steps=16)
     deck, taken = board.tickets, set()
     for player in NAMES[:count]:
         reached = {c for r in game.routes_of(player) for c in (r.a, r.b)}
@@ -302,17 +288,8 @@ def played_games(draw):
 
 
 def joined(routes, a, b):
-    """Whether a chain of these routes joins a and b (a search, as a person would trace it)."""
-    neighbours = defaultdict(set)
-    for r in routes:
-        neighbours[r.a].add(r.b)
-        neighbours[r.b].add(r.a)
-    seen, todo = {a}, [a]
-    while todo:
-        for nxt in neighbours[todo.pop()] - seen:
-            seen.add(nxt)
-            todo.append(nxt)
-    return b in seen
+    """Whether a chain of these routes joins a and b."""
+    return b in reach(routes, {a})
 
 
 def by_hand(game):
@@ -352,18 +329,10 @@ def test_every_game_scores_as_rules_md_counts_it(game):
 @PROPERTY
 @given(game=played_games())
 def test_doubles_follow_the_player_count(game):
-    owners = defaultdict(list)
-    for claim in game.claims:
-        route = game.board.routes[claim.route]
-        owners[frozenset((route.a, route.b))].append(claim.player)
-    for players in owners.values():
-        assert len(players) == len(set(players))  # never both lanes
-        assert len(players) == 1 or len(game.players) == 3
+    assert_doubles_follow_the_player_count(game, 3)
 
 
 @PROPERTY
 @given(game=played_games())
 def test_a_game_file_written_out_reads_back_to_the_same_score(game):
-    again = Game.from_json(json.loads(json.dumps(game.to_json())))
-    assert again.variant is find_variant("nordic")
-    assert score(again).to_json() == score(game).to_json()
+    assert_reads_back_to_the_same_score(game, "nordic")

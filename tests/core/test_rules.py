@@ -1,6 +1,7 @@
 import pytest
 
-from scorer.errors import UnknownVariant
+from scorer.errors import ScorerError, UnknownVariant
+from scorer.game import Game
 from scorer.rules import (
     EUROPE,
     EXPRESS,
@@ -21,6 +22,20 @@ RULES_TABLE = {1: 1, 2: 2, 3: 4, 4: 7, 5: 10, 6: 15, 8: 21, 9: 27}
 def test_every_route_length_of_the_board_scores_as_the_rules_table_says(variant):
     lengths = {r.length for r in variant.board().routes.values()}
     assert {n: variant.route_points(n) for n in lengths} == {n: RULES_TABLE[n] for n in lengths}
+
+
+@pytest.mark.parametrize("variant", list(VARIANTS.values()), ids=list(VARIANTS))
+def test_a_set_refuses_one_player_fewer_or_more_than_it_is_played_by(variant):
+    # six players: one more than the five piece colours (the sixth's colour is never reached)
+    six = [{"name": n, "color": c} for n, c in (
+        ("Ann", "red"), ("Bob", "blue"), ("Cat", "green"), ("Dan", "yellow"), ("Eve", "black"),
+        ("Fay", "red"))]
+    for count in (variant.min_players - 1, variant.max_players + 1):
+        with pytest.raises(ScorerError, match=f"played by {variant.min_players} to "
+                                              f"{variant.max_players} players, not {count}"):
+            Game.from_json({"variant": variant.name, "players": six[:count]})
+    most = Game.from_json({"variant": variant.name, "players": six[:variant.max_players]})
+    assert len(most.players) == variant.max_players
 
 
 @pytest.mark.parametrize(

@@ -4,6 +4,8 @@ token, and helpers to make games and to tap like htmx does."""
 from __future__ import annotations
 
 import html as html_lib
+import io
+import json
 import re
 from collections.abc import Iterator
 from typing import Any
@@ -85,3 +87,17 @@ def lane_class(html: str, route_id: str) -> str:
     found = re.search(r'class="([^"]*)" data-route-id="' + re.escape(route_id) + '"', html)
     assert found, f"no lane {route_id}"
     return found.group(1)
+
+
+def reimported(client: Client, game_id: str) -> str:
+    """The game exported as its JSON file and imported again: the new game's id, after checking
+    that it scores the same."""
+    exported = client.get(f"/games/{game_id}/export.json").get_json()
+    answer = client.post("/games/import", {"file": (io.BytesIO(json.dumps(exported).encode()),
+                                                    "game.json")},
+                         content_type="multipart/form-data")
+    assert answer.status_code == 303
+    again = answer.headers["Location"].rsplit("/", 1)[1]
+    assert (client.get(f"/api/games/{again}/score").get_json()
+            == client.get(f"/api/games/{game_id}/score").get_json())
+    return again

@@ -79,8 +79,10 @@ def test_an_express_game_goes_as_the_europe_base_game_with_its_rule_set_as_the_b
 
 
 def test_every_rule_set_is_logged_as_its_boxs_boardgamegeek_game():
-    # BoardGameGeek: 9209 Ticket to Ride, 14996 Ticket to Ride: Europe, 31627 Nordic Countries
-    by_board = {"usa": 9209, "europe": 14996, "nordic": 31627}
+    # BoardGameGeek: 9209 Ticket to Ride, 14996 Ticket to Ride: Europe, 31627 Nordic Countries;
+    # Switzerland and India, maps played with a base game's pieces, as Ticket to Ride
+    by_board = {"usa": 9209, "europe": 14996, "nordic": 31627, "switzerland": 9209,
+                "india": 9209}
     assert {v.name: v.bgg_game[0] for v in VARIANTS.values()} == {
         v.name: by_board[v.board_name] for v in VARIANTS.values()}
 

@@ -99,7 +99,7 @@ def test_the_compiled_catalogue_is_the_one_in_the_po(french):
 def test_every_colour_and_bonus_name_of_the_boards_and_rules_is_in_the_catalogue():
     words = {r.color for name in BOARD_NAMES for r in load_board(name).routes.values()}
     words |= set(PIECE_COLORS) | {v.bonus_name for v in VARIANTS.values()}
-    words |= {v.bonus_title(key) for v in VARIANTS.values() for key in v.tiebreak}
+    words |= {name for v in VARIANTS.values() for _, name in v.bonuses}  # every bonus's name
     words |= {v.title for v in VARIANTS.values()}
     words |= {load_board(name).title for name in BOARD_NAMES}  # the photo's refusal names it
     assert words <= set(i18n.DATA_WORDS)

@@ -161,9 +161,9 @@ def refuse_other_boards(board: Board) -> None:
     if board.name in PHOTO_BOARDS:
         return
     *head, last = [load_board(name).title for name in PHOTO_BOARDS]
-    raise ImageRejected(Message(
-        "The photo reads the {boards} boards only, not {board}.",
-        {"boards": f"{', '.join(head)} and {last}" if head else last, "board": board.title}))
+    boards = " and ".join([", ".join(head), last]) if head else last
+    raise ImageRejected(Message("The photo reads the {boards} boards only, not {board}.",
+                                {"boards": boards, "board": board.title}))
 
 
 def detect(

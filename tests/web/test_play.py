@@ -469,3 +469,27 @@ def test_without_javascript_the_zoom_buttons_are_hidden_until_the_script_shows_t
 ):
     page = client.get(game_url(europe)).text
     assert '<div class="zoom" hidden role="group"' in page
+
+
+def test_the_express_panel_names_the_ends_and_the_bonus_of_its_rule_set(client, monkeypatch):
+    """The panel says what the set's cards are for, from the set: not London and
+    Constantinople typed into the page."""
+    from dataclasses import replace
+
+    from scorer import rules
+
+    game = client.api_game({"variant": "express", "players": players("Ann:red", "Bob:blue")})
+    page = client.get(f"/games/{game}").text
+    assert "Nobody has joined London and Constantinople yet." in page
+    assert "Europe Express cards" in page
+    other = replace(rules.EXPRESS, express_ends=("Paris", "Wien"))
+    monkeypatch.setattr(rules, "VARIANTS", {**rules.VARIANTS, "express": other})
+    game = client.api_game({"variant": "express", "players": players("Ann:red", "Bob:blue")})
+    page = client.get(f"/games/{game}").text
+    assert "Paris – Wien. Card values: 20, 15, 10, 5." in page
+    assert "Nobody has joined Paris and Wien yet." in page
+    client.hx(f"/games/{game}/routes/paris--zurich", {"player": "Ann"})
+    client.hx(f"/games/{game}/routes/munchen--zurich", {"player": "Ann"})
+    client.hx(f"/games/{game}/routes/munchen--wien", {"player": "Ann"})
+    page = client.get(f"/games/{game}").text
+    assert 'data-express="Ann"' in page

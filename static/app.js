@@ -16,7 +16,11 @@
     });
     // A deck ticket the player already holds is not offered again.
     document.querySelectorAll("button[data-holders]").forEach(function (b) {
-      b.disabled = b.getAttribute("data-holders").split("\n").indexOf(name) >= 0;
+      // a ticket the deck holds twice (Switzerland) may be held twice by one player
+      var held = b.getAttribute("data-holders").split("\n").filter(function (h) {
+        return h === name;
+      }).length;
+      b.disabled = held >= Number(b.getAttribute("data-copies") || 1);
     });
   }
 

@@ -185,3 +185,22 @@ def test_the_photo_button_says_the_photo_does_not_read_this_board(client):
     french = html.unescape(client.get(f"/games/{game_id}/scan",
                                       headers={"Accept-Language": "fr"}).text)
     assert "sur Suisse, touchez les routes prises sur la carte." in french
+
+
+def test_a_ticket_the_deck_holds_twice_can_be_taken_twice_by_one_player(client):
+    game_id = swiss(client, "Ann:red", "Bob:blue")
+    france = "France–Deutschland / Österreich / Italia"
+
+    def button(query: str = "France") -> str:
+        item = next(i for i in search(client, game_id, query)
+                    if f'data-deck-ticket="{france}"' in i)
+        return re.search(r"<button[^>]*data-add-ticket[^>]*>", item).group(0)
+
+    assert 'data-copies="2"' in button() and "disabled" not in button()
+    for held in (1, 2):
+        answer = client.hx(f"/games/{game_id}/tickets", {
+            "player": "Ann", "a": "France", "b": "Deutschland / Österreich / Italia"})
+        assert answer.status_code == 200
+        assert ("disabled" in button()) == (held == 2)  # the second card too, then no third
+    ann = client.get(f"/api/games/{game_id}").json
+    assert [(t["from"], t["player"]) for t in ann["tickets"]] == [("France", "Ann")] * 2

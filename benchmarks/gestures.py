@@ -22,7 +22,8 @@ Strategies, each on a fresh game:
 Whatever the strategy, the player answers what the page asks as a player would: a "which
 lane?" or "which route?" choice costs a tap on the lane wanted (a cancel when it is not
 offered); a tap that picked one of the route's cities is finished by a tap on the other (a
-tap that picked another city is cancelled by a tap on it).
+tap that picked another city is cancelled by a tap on it); a wrong lane claimed whose answer
+offers the lane wanted ("Not this one?") costs a tap on that button, else Undo and again.
 Prints gestures per route (target of issue 27: <= 1.5) and the taps that landed wrong.
 """
 
@@ -226,6 +227,14 @@ class Player:
             return True
         self.seen.append(f"wrong {sorted(added)}")
         self.wrong += 1
+        # the answer offers the lane wanted ("Not this one?"): a tap on it takes that instead
+        offered = self.page.locator(f'#instead [data-instead-route="{route_id}"]')
+        if added and offered.count():
+            self.seen.append("instead")
+            self.tap(offered)
+            self.settle()
+            if self.owned() - before == {route_id}:
+                return True
         if added or (before - self.owned()):
             self.tap(self.page.locator("[data-undo]").first)
             self.settle()

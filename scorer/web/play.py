@@ -207,6 +207,10 @@ def describe(stored: store.StoredGame, action: Action) -> str:
             return _("{player}'s ticket {a}–{b}", player=player, a=a, b=b)
         case RemoveTicket(player=player, a=a, b=b):
             return _("{player}'s ticket {a}–{b} removed", player=player, a=a, b=b)
+        case SetOwners(changes=((released, None), (claimed, str(player))), stations=()):
+            # a lane taken instead of the one a tap on the board claimed (claim_instead)
+            return _("{player} claims {route} instead of {other}", player=player,
+                     route=route(claimed), other=route(released))
         case SetOwners(changes=changes, stations=stations):
             return plural(len(changes) + len(stations), "the photo ({count} change)",
                           "the photo ({count} changes)")
@@ -285,7 +289,26 @@ def tap_route(game_id: str, route_id: str) -> Response | tuple[str, int]:
     except ScorerError as exc:
         return answer(stored, error=refuse(exc), status=422, active=player, **ui)
     wanted = request.form.get("do") or ("unclaim" if game.owner(route.id) else "claim")
+    instead = _field("instead")
+    if wanted == "claim" and instead and game.owner(instead) == player:
+        return claim_instead(stored, player, route, instead, ui)
     return change_lane(stored, player, route, wanted, ui)
+
+
+def claim_instead(
+    stored: store.StoredGame, player: str, route: Route, instead: str, ui: dict[str, str]
+) -> Response | tuple[str, int]:
+    """The lane a tap on the board claimed was not the one meant (the page offers the lanes
+    the finger was about as near): release it and claim ``route`` for ``player``, one step."""
+    game = stored.game
+    other = game.board.route(instead)
+    points = game.variant.route_points(route.length)
+    left = game.trains_left(player) + other.length - route.length
+    return apply(stored, SetOwners(((other.id, None), (route.id, player))), _(
+        "{player} claims {route} instead of {other}: {points}, {left}.", player=player,
+        route=lane_label(game.board, route), other=lane_label(game.board, other),
+        points=plural(points, "+{count} point", "+{count} points"),
+        left=plural(left, "{count} train left", "{count} trains left")), active=player, **ui)
 
 
 def change_lane(

@@ -360,8 +360,9 @@
         return free(l.el) && (l.d - lane.d) * k <= SET_ASIDE_PX;
       })[0];
       if (meant) {
+        // (the player's own lane stays in the question only as the other lane of its double)
         near.lanes = [meant].concat(near.lanes.filter(function (l) {
-          return l !== meant && claimable(l.el);
+          return l !== meant && (free(l.el) || (claimable(l.el) && ends(l.el) === ends(meant.el)));
         }));
         lane = meant;
         target = lane.el;

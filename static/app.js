@@ -736,18 +736,30 @@
     if (lanes.length > 1) chooseLane(lanes);
   });
 
-  // The route finder ("par fra"): Enter claims the route's lane when one is offered alone
-  // (looked up first if the suggestions are not those of the text typed); a lane claimed
-  // from it empties the box for the next route, the keyboard left open.
+  // The route finder ("par fra"): Enter claims the lane of the first route offered (the
+  // best match, server-side) when it has one lane to claim (looked up first if the
+  // suggestions are not those of the text typed); a lane claimed from it empties the box for
+  // the next route, the keyboard left open.
   var findOnArrival = false;
   function soleLane(form) {
     var results = document.getElementById("route-results");
     var input = form.querySelector("input[name=q]");
     if (!results || results.getAttribute("data-for") !== input.value) return null;
-    var found = results.querySelectorAll("[data-found-route]");
-    var open = found.length === 1 && found[0].querySelectorAll("button:not([disabled])");
-    return open && open.length === 1 ? open[0] : null;
+    var first = results.querySelector("[data-found-route]");
+    var open = first ? Array.prototype.filter.call(
+      first.querySelectorAll("form"), function (f) {
+        var b = f.querySelector("button"), verb = f.querySelector("input[name=do]");
+        return b && !b.disabled && verb && verb.value === "claim";
+      }) : [];
+    return open.length === 1 ? open[0].querySelector("button") : null;
   }
+  // The button Enter would tap, marked as such.
+  document.addEventListener("htmx:afterSwap", function (e) {
+    if (e.target.id !== "route-results" && e.detail.target.id !== "route-results") return;
+    var form = document.querySelector("form[data-route-search]");
+    var button = form && soleLane(form);
+    if (button) button.setAttribute("data-enter", "");
+  });
   document.addEventListener("submit", function (e) {
     var form = e.target;
     if (!form.hasAttribute || !form.hasAttribute("data-route-search") || !window.htmx) return;

@@ -73,6 +73,37 @@ def test_a_typed_route_offers_its_lanes_and_enter_claims_a_single_one(phone, tab
     assert phone.problems == []
 
 
+def test_enter_claims_the_first_route_the_finder_offers_a_taken_one_listed_last(
+    phone, table, shot
+):
+    game = table.api_game({"variant": "europe", "players": [
+        {"name": n, "color": c} for n, c in FOUR]})
+    phone.goto(f"/games/{game}")
+    box = phone.locator("form[data-route-search] input[name=q]")
+    box.tap()
+    # "mars pa" names Marseille-Paris and Marseille-Pamplona: more of Paris is typed
+    box.type("mars pa")
+    routes = phone.locator("#route-results [data-found-route]")
+    expect(routes).to_have_count(2)
+    expect(routes.first).to_have_attribute("data-found-route", "Marseille–Paris")
+    expect(routes.first.locator("[data-offer-route]")).to_have_attribute("data-enter", "")
+    shot(phone, "mars-pa-best-first")
+    with phone.expect_response(lambda r: "/routes/marseille--paris" in r.url):
+        box.press("Enter")
+    expect(table.lane("marseille--paris")).to_have_class(owned_by("red"))
+    expect(box).to_have_value("")
+
+    # the same words again: Marseille-Paris is taken, Marseille-Pamplona comes first
+    box.type("mars pa")
+    expect(routes.first).to_have_attribute("data-found-route", "Marseille–Pamplona")
+    with phone.expect_response(lambda r: "/routes/marseille--pamplona" in r.url):
+        box.press("Enter")
+    expect(table.lane("marseille--pamplona")).to_have_class(owned_by("red"))
+    assert sorted(table.score(game)["players"][0]["routes"]) == [
+        "marseille--pamplona", "marseille--paris"]
+    assert phone.problems == []
+
+
 # A point of the whole board about as near two lanes of different routes (screen px), found
 # on the page: the lanes' hit lines in screen coordinates, a grid of points over the map.
 FIND_BETWEEN = """() => {

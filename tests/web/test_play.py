@@ -268,6 +268,21 @@ def test_the_route_finder_names_a_route_by_the_start_of_its_cities(client, europ
     assert "No route matches" in client.get(f"/games/{europe}/routes/find?q=xyz abc").text
 
 
+def test_the_route_finder_lists_the_best_match_first_and_taken_routes_last(
+    client, europe, usa
+):
+    def found(query: str, game: str = europe) -> list[str]:
+        page = client.get(f"/games/{game}/routes/find?q={query}")
+        return re.findall(r'data-found-route="([^"]+)"', page.text)
+
+    # the more of the names typed first: "pa" is more of Paris than of Pamplona
+    assert found("mars pa") == ["Marseille–Paris", "Marseille–Pamplona"]
+    # a word that begins a name before one that begins a later word of it ("la": Lake)
+    assert found("sa la", usa) == ["Las Vegas–Salt Lake City", "Salt Lake City–San Francisco"]
+    client.hx(f"/games/{europe}/routes/marseille--paris", {"player": "Bob"})
+    assert found("mars pa") == ["Marseille–Pamplona", "Marseille–Paris"]
+
+
 def test_without_javascript_two_cities_of_a_double_lead_to_the_route_finder(client, europe):
     answer = client.post(f"/games/{europe}/cities/Paris",
                          data={"player": "Ann", "mode": "routes", "first_city": "Frankfurt"})

@@ -399,7 +399,7 @@
     // ~8 px off where it aims) are offered beside the answer, one tap to take one instead.
     var instead = target === lane.el && free(lane.el) ? near.lanes.filter(function (l) {
       return l !== lane && free(l.el) && (l.d - lane.d) * k <= INSTEAD_PX;
-    }).slice(0, 3).map(function (l) { return l.el.getAttribute("data-route-id"); }) : [];
+    }).slice(0, 4).map(function (l) { return l.el.getAttribute("data-route-id"); }) : [];
     queueTap(target, null, undefined, instead);
     return true;
   }
@@ -412,7 +412,7 @@
   var NEIGHBOUR_PX = 30;
   var ON_LANE_PX = 2;  // a tap this near a lane is on it (the printed spaces' half width)
   var SET_ASIDE_PX = 8;  // a finger lands ~8 px off where it aims
-  var INSTEAD_PX = 12;  // lanes this much farther than the one taken are offered instead
+  var INSTEAD_PX = 16;  // lanes this much farther than the one taken are offered instead
   var LANE_REACH_PX = 20;  // a tap farther than this from every lane is open sea
 
   // A lane the selected player may claim: nobody's, not closed to them.
@@ -704,10 +704,15 @@
         .filter(function (c) { return /^c-/.test(c); }).join(" ");
       button.setAttribute("data-instead-route", other);
       button.appendChild(Object.assign(document.createElement("span"), { className: "swatch" }));
+      // its cities (the title's first part; the swatch shows its colour), and the lane of a
+      // double by its side: both lanes may have one colour. The other lane of the one
+      // claimed: its side alone.
       var title = lane.querySelector("title");
-      var text = title ? title.textContent : other;
-      // the other lane of the double: named by its side, both lanes may have one colour
-      if (ends(lane) === ends(claimed)) text = sides([lane, claimed])[0].word || text;
+      var text = (title ? title.textContent : other).split(" · ")[0];
+      var sibling = ends(lane) === ends(claimed) ? claimed : document.querySelector(
+        '#board a[data-route-id="' + CSS.escape(ends(lane) === other ? other + "--2" : ends(lane)) + '"]');
+      var side = sibling && sibling !== lane ? sides([lane, sibling])[0].word : "";
+      text = sibling === claimed ? side || text : [text, side].filter(Boolean).join(" · ");
       button.appendChild(document.createTextNode(text));
       button.addEventListener("click", function () {
         dropInstead();

@@ -6,6 +6,8 @@
   // The selected player: set at once on tap, so a lane tapped right after a player button
   // is already claimed for that player (the server is told too, through the form's hx-post).
   function selectPlayer(name) {
+    var was = document.querySelector("#controls [data-active-player]");
+    if (was && was.value !== name) dropInstead();  // it offered the last player's lanes
     document.querySelectorAll("[data-active-player]").forEach(function (input) { input.value = name; });
     document.querySelectorAll("[data-active-name]").forEach(function (el) { el.textContent = name; });
     document.querySelectorAll("#players button[data-player]").forEach(function (b) {

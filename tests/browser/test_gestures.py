@@ -244,6 +244,8 @@ def test_a_lane_claimed_by_a_tap_offers_the_lane_beside_it_to_take_instead_in_on
     box = other.bounding_box()
     assert box["height"] >= 44 and box["y"] + box["height"] <= 844  # in view, finger-sized
     shot(phone, "other-lane-offered")
+    phone.wait_for_timeout(300)  # the answer settled: the offer stays
+    expect(offer).to_have_count(1)
     with phone.expect_response(lambda r: "/routes/frankfurt--paris--2" in r.url):
         other.tap()
     expect(table.lane("frankfurt--paris--2")).to_have_class(owned_by("red"))
@@ -262,6 +264,12 @@ def test_a_lane_claimed_by_a_tap_offers_the_lane_beside_it_to_take_instead_in_on
     expect(table.lane("frankfurt--paris")).to_have_class(owned_by("red"))
     expect(table.message()).to_contain_text("instead of")
     assert table.score()["players"][0]["routes"] == ["frankfurt--paris"]
+
+    # another player selected: the offer made for Ann's lane goes
+    table.tap_lane("berlin--frankfurt", zoom=False)
+    expect(offer).to_have_count(1)
+    table.select("Bob")
+    expect(offer).to_have_count(0)
     assert phone.problems == []
 
 

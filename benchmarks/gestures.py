@@ -15,14 +15,16 @@ Strategies, each on a fresh game:
   one player, east to west for the next (as a player following their trains does), so the
   board is dragged sideways once or twice per player rather than for most routes.
 - ``cities``: the whole board, a tap on each of the route's two cities (routes mode).
-- ``typed``: the route finder above the map: the start of both cities typed ("par fra", more
-  letters while several routes match), Enter, or a tap on the lane's button for a double.
+- ``typed``: the route finder under the map: the start of both cities typed ("par fra", more
+  letters while the route is not the first offered), Enter when the page marks the lane as
+  the one Enter claims, else a tap on the lane's button (a double with both lanes free).
   Each key pressed is a tap on the phone's keyboard and is counted as one.
 
 Whatever the strategy, the player answers what the page asks as a player would: a "which
 lane?" or "which route?" choice costs a tap on the lane wanted (a cancel when it is not
 offered); a tap that picked one of the route's cities is finished by a tap on the other (a
-tap that picked another city is cancelled by a tap on it).
+tap that picked another city is cancelled by a tap on it); a wrong lane claimed whose answer
+offers the lane wanted ("Not this one?") costs a tap on that button, else Undo and again.
 Prints gestures per route (target of issue 27: <= 1.5) and the taps that landed wrong.
 """
 
@@ -226,6 +228,14 @@ class Player:
             return True
         self.seen.append(f"wrong {sorted(added)}")
         self.wrong += 1
+        # the answer offers the lane wanted ("Not this one?"): a tap on it takes that instead
+        offered = self.page.locator(f'#instead [data-instead-route="{route_id}"]')
+        if added and offered.count():
+            self.seen.append("instead")
+            self.tap(offered)
+            self.settle()
+            if self.owned() - before == {route_id}:
+                return True
         if added or (before - self.owned()):
             self.tap(self.page.locator("[data-undo]").first)
             self.settle()
@@ -251,17 +261,17 @@ class Player:
         if not page.evaluate("document.activeElement && document.activeElement.name === 'q'"):
             self.tap(box)
         words = [normalize_name(route.a), normalize_name(route.b)]
+        before = self.owned()  # (every player's lanes: a route all taken is listed last)
         for letters in range(1, 12):
             text = " ".join(w[:letters] for w in words)
-            if len(find_routes(self.board, text)) == 1:
+            found = find_routes(self.board, text, taken=before)
+            if found and route_id in {lane.id for lane in found[0]}:
                 break
-        before = self.owned()
         self.gestures += len(text)  # one tap a key
         page.keyboard.type(text)
         page.locator(f'#route-results[data-for="{text}"]').wait_for(state="attached")
-        lanes = page.locator("#route-results [data-offer-route]:not([disabled])")
-        if lanes.count() == 1:
-            self.gestures += 1  # Enter
+        if page.locator(f'#route-results [data-offer-route="{route_id}"][data-enter]').count():
+            self.gestures += 1  # Enter: the first route offered has this lane alone to claim
             page.keyboard.press("Enter")
         else:
             self.tap(page.locator(f'#route-results [data-offer-route="{route_id}"]'))

@@ -6,6 +6,8 @@
   // The selected player: set at once on tap, so a lane tapped right after a player button
   // is already claimed for that player (the server is told too, through the form's hx-post).
   function selectPlayer(name) {
+    var was = document.querySelector("#controls [data-active-player]");
+    if (was && was.value !== name) dropInstead();  // it offered the last player's lanes
     document.querySelectorAll("[data-active-player]").forEach(function (input) { input.value = name; });
     document.querySelectorAll("[data-active-name]").forEach(function (el) { el.textContent = name; });
     document.querySelectorAll("#players button[data-player]").forEach(function (b) {
@@ -342,7 +344,7 @@
     var modeInput = document.querySelector("#controls input[name=mode]:checked");
     var mode = modeInput ? modeInput.value : "routes";
     var lane = near.lanes[0], city = near.city;
-    var laneReach = Math.max(14, 12 / k), cityReach = Math.max(26, 16 / k);
+    var laneReach = Math.max(14, LANE_REACH_PX / k), cityReach = Math.max(26, 16 / k);
     var target = null;
     // A route's first city picked (routes mode): the tap names its other end, the nearest
     // city the first one has a lane to, within a fingertip and a half; the first city again
@@ -356,15 +358,19 @@
     else if (city && city.d <= 26) target = city.el;
     if (!target) return true;  // open sea: nothing to do
     if (target === lane.el && !svg.closest(".scan-map") && lane.d * k > ON_LANE_PX
-        && !claimable(lane.el)) {
-      // Near another player's lane (or a closed one) but not on it, a free lane as near
-      // within a fingertip is the one meant: that lane could not be claimed anyway.
-      var free = near.lanes.filter(function (l) {
-        return claimable(l.el) && (l.d - lane.d) * k <= SET_ASIDE_PX;
+        && !free(lane.el)) {
+      // Near another player's lane (or a closed one, or one of the player's own) but not on
+      // it, a free lane as near within a fingertip is the one meant: the first could not be
+      // claimed anyway, and a lane of one's own is released by a tap on it, or by Undo.
+      var meant = near.lanes.filter(function (l) {
+        return free(l.el) && (l.d - lane.d) * k <= SET_ASIDE_PX;
       })[0];
-      if (free) {
-        near.lanes = near.lanes.filter(function (l) { return claimable(l.el); });
-        lane = near.lanes[0];
+      if (meant) {
+        // (the player's own lane stays in the question only as the other lane of its double)
+        near.lanes = [meant].concat(near.lanes.filter(function (l) {
+          return l !== meant && (free(l.el) || (claimable(l.el) && ends(l.el) === ends(meant.el)));
+        }));
+        lane = meant;
         target = lane.el;
       }
     }
@@ -376,7 +382,7 @@
       var other = near.lanes[1];
       // Between the two lanes of a double, closer together than a fingertip: ask.
       if (other && ends(other.el) === ends(lane.el) && (lane.d + other.d) * k < 16
-          && lane.d > 0.3 * (lane.d + other.d)) {
+          && lane.d > MIDDLE * (lane.d + other.d)) {
         chooserTap = { x: x, y: y, t: Date.now() };
         chooseLane([lane.el, other.el]);
         return true;
@@ -384,7 +390,7 @@
       // Between lanes of different routes, as near one as the other for a fingertip: the
       // place magnified, where each lane is big enough to tap, with a button per lane.
       var close = near.lanes.filter(function (l) {
-        return l.d * k <= Math.min(12, lane.d * k + AMBIGUOUS_PX);
+        return l.d * k <= Math.min(12, lane.d * k + TIE_PX);
       });
       var routes = close.map(function (l) { return ends(l.el); })
         .filter(function (e, i, all) { return all.indexOf(e) === i; });
@@ -395,16 +401,30 @@
         return true;
       }
     }
-    queueTap(target);
+    // Any other tap claims the nearest lane; the free lanes about as near (a finger lands
+    // ~8 px off where it aims) are offered beside the answer, one tap to take one instead.
+    var instead = target === lane.el && free(lane.el) ? near.lanes.filter(function (l) {
+      return l !== lane && free(l.el) && (l.d - lane.d) * k <= INSTEAD_PX;
+    }).slice(0, 4).map(function (l) { return l.el.getAttribute("data-route-id"); }) : [];
+    queueTap(target, null, undefined, instead);
     return true;
   }
 
-  // Two lanes this much nearer or farther on the screen than each other are told apart;
-  // nearer than that, the tap is between them (a finger lands ~8 px off where it aims).
-  var AMBIGUOUS_PX = 3;
+  // Two lanes as near the tap as each other, within this much on the screen, are a tie:
+  // the tap says nothing about which was meant, and the page asks. Otherwise the nearer one
+  // is taken, the other offered instead (a finger lands ~8 px off where it aims).
+  var TIE_PX = 0.75;
+  var MIDDLE = 0.45;  // between a double's lanes, a tap this far across or more is a tie
   var NEIGHBOUR_PX = 30;
   var ON_LANE_PX = 2;  // a tap this near a lane is on it (the printed spaces' half width)
   var SET_ASIDE_PX = 8;  // a finger lands ~8 px off where it aims
+  var INSTEAD_PX = 16;  // lanes this much farther than the one taken are offered instead
+  var LANE_REACH_PX = 20;  // a tap farther than this from every lane is open sea
+
+  // A lane the selected player may claim: nobody's, not closed to them.
+  function free(lane) {
+    return !/\b(own|closed)\b/.test(lane.getAttribute("class") || "");
+  }
 
   // A lane the selected player may claim or release: not another player's, not closed.
   function claimable(lane) {
@@ -662,6 +682,60 @@
     showChooser(box);
   }
 
+  // A lane claimed by a tap on the board (answered 200: a refusal is 422), with the free
+  // lanes the finger was about as near: "Not this one?" and a button per lane, at the bottom
+  // of the screen (where the "which lane?" choice shows; the answer at the top stays clear
+  // of the map) until the next tap, or INSTEAD_MS. A button releases the lane claimed and
+  // claims its own in one step (one Undo).
+  // (Called as the answer is swapped in: the lane's old element may still be in the page.)
+  var INSTEAD_MS = 8000;
+  function offerInstead(tap) {
+    var claimed = document.querySelector(tap.key);
+    if (!claimed) return;
+    dropInstead();
+    var id = claimed.getAttribute("data-route-id");
+    var row = document.createElement("div");
+    row.id = "instead";
+    row.className = "instead-offer";
+    row.setAttribute("role", "group");
+    row.setAttribute("data-instead", id);
+    row.appendChild(Object.assign(document.createElement("span"), {
+      textContent: document.body.getAttribute("data-msg-instead") || "" }));
+    tap.instead.forEach(function (other) {
+      var lane = document.querySelector('#board a[data-route-id="' + CSS.escape(other) + '"]');
+      if (!lane || !free(lane)) return;
+      var button = document.createElement("button");
+      button.type = "button";
+      button.className = "btn lane-pick " + (lane.getAttribute("class") || "").split(/\s+/)
+        .filter(function (c) { return /^c-/.test(c); }).join(" ");
+      button.setAttribute("data-instead-route", other);
+      button.appendChild(Object.assign(document.createElement("span"), { className: "swatch" }));
+      // its cities (the title's first part; the swatch shows its colour), and the lane of a
+      // double by its side: both lanes may have one colour. The other lane of the one
+      // claimed: its side alone.
+      var title = lane.querySelector("title");
+      var text = (title ? title.textContent : other).split(" · ")[0];
+      var sibling = ends(lane) === ends(claimed) ? claimed : document.querySelector(
+        '#board a[data-route-id="' + CSS.escape(ends(lane) === other ? other + "--2" : ends(lane)) + '"]');
+      var side = sibling && sibling !== lane ? sides([lane, sibling])[0].word : "";
+      text = sibling === claimed ? side || text : [text, side].filter(Boolean).join(" · ");
+      button.appendChild(document.createTextNode(text));
+      button.addEventListener("click", function () {
+        dropInstead();
+        var now = document.querySelector('#board a[data-route-id="' + CSS.escape(other) + '"]');
+        if (now) queueTap(now, null, undefined, null, { instead: id });
+      });
+      row.appendChild(button);
+    });
+    if (!row.querySelector("button")) return;
+    document.body.appendChild(row);
+    row.timer = setTimeout(dropInstead, INSTEAD_MS);
+  }
+  function dropInstead() {
+    var row = document.getElementById("instead");
+    if (row) { clearTimeout(row.timer); row.remove(); }
+  }
+
   // Two cities tapped (or typed) that a double joins, both lanes free: the answer says so
   // and names them; the chooser offers both.
   document.addEventListener("htmx:oobAfterSwap", function (e) {
@@ -673,18 +747,30 @@
     if (lanes.length > 1) chooseLane(lanes);
   });
 
-  // The route finder ("par fra"): Enter claims the route's lane when one is offered alone
-  // (looked up first if the suggestions are not those of the text typed); a lane claimed
-  // from it empties the box for the next route, the keyboard left open.
+  // The route finder ("par fra"): Enter claims the lane of the first route offered (the
+  // best match, server-side) when it has one lane to claim (looked up first if the
+  // suggestions are not those of the text typed); a lane claimed from it empties the box for
+  // the next route, the keyboard left open.
   var findOnArrival = false;
   function soleLane(form) {
     var results = document.getElementById("route-results");
     var input = form.querySelector("input[name=q]");
     if (!results || results.getAttribute("data-for") !== input.value) return null;
-    var found = results.querySelectorAll("[data-found-route]");
-    var open = found.length === 1 && found[0].querySelectorAll("button:not([disabled])");
-    return open && open.length === 1 ? open[0] : null;
+    var first = results.querySelector("[data-found-route]");
+    var open = first ? Array.prototype.filter.call(
+      first.querySelectorAll("form"), function (f) {
+        var b = f.querySelector("button"), verb = f.querySelector("input[name=do]");
+        return b && !b.disabled && verb && verb.value === "claim";
+      }) : [];
+    return open.length === 1 ? open[0].querySelector("button") : null;
   }
+  // The button Enter would tap, marked as such.
+  document.addEventListener("htmx:afterSwap", function (e) {
+    if (e.target.id !== "route-results" && e.detail.target.id !== "route-results") return;
+    var form = document.querySelector("form[data-route-search]");
+    var button = form && soleLane(form);
+    if (button) button.setAttribute("data-enter", "");
+  });
   document.addEventListener("submit", function (e) {
     var form = e.target;
     if (!form.hasAttribute || !form.hasAttribute("data-route-search") || !window.htmx) return;
@@ -752,7 +838,7 @@
   // board: claim or release as the lane shows it (its hx-vals), for the player selected
   // then, in the mode chosen then. The photo review: the owner picked (chooseOwner), else
   // the one after the owner shown.
-  function intent(el, owner) {
+  function intent(el, owner, extra) {
     var review = el.closest("#scan-lanes");
     var attr = el.hasAttribute("data-route-id") ? "data-route-id" : "data-city";
     var key = (review ? "#scan-lanes" : "#board") + " a[" + attr + '="' +
@@ -768,6 +854,7 @@
       var mode = document.querySelector("#controls input[name=mode]:checked");
       if (player) values.player = player.value;
       if (mode) values.mode = mode.value;
+      Object.assign(values, extra || {});
     }
     return { key: key, values: values, at: Date.now(), survives: true };
   }
@@ -795,8 +882,11 @@
   // DOUBLE_TAP_MS of the one before, or meaning the same as the tap on it still waiting for
   // its answer, is the same finger twice, not "claim, then release" or "the next owner, then
   // the one after" (Undo and the Express arrows: only within DOUBLE_TAP_MS).
-  function queueTap(el, button, owner) {
-    var tap = el.tagName === "FORM" ? formIntent(el, button) : intent(el, owner);
+  // ``instead``: the lanes to offer instead of this one once it is claimed (boardTap);
+  // ``extra``: more fields to send (the lane this one replaces).
+  function queueTap(el, button, owner, instead, extra) {
+    var tap = el.tagName === "FORM" ? formIntent(el, button) : intent(el, owner, extra);
+    if (instead && instead.length) tap.instead = instead;
     var pending = sending && sending.tap.key === tap.key ? [sending.tap] : [];
     pending = pending.concat(taps.filter(function (t) { return t.key === tap.key; }));
     var again = last && last.key === tap.key && tap.at - last.at < DOUBLE_TAP_MS;
@@ -805,6 +895,7 @@
       return;
     }
     last = tap;
+    dropInstead();  // "not this one?" was about the tap before
     tap.id = tapId();
     tap.waited = offline;  // made while offline: it will be answered late
     taps.push(tap);
@@ -876,6 +967,7 @@
     } else {
       if (done && done.tap.waited && status >= 400 && status < 500) refusedLate();
       if (status >= 500) showProblem("server");
+      if (status === 200 && done.tap.instead && !taps.length) offerInstead(done.tap);
       if (status) backOnline();
       next();
     }

@@ -13,7 +13,7 @@ first time is answered again with what it said then, not applied twice (``store.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from functools import wraps
 from typing import Any
 
@@ -207,6 +207,10 @@ def describe(stored: store.StoredGame, action: Action) -> str:
             return _("{player}'s ticket {a}–{b}", player=player, a=a, b=b)
         case RemoveTicket(player=player, a=a, b=b):
             return _("{player}'s ticket {a}–{b} removed", player=player, a=a, b=b)
+        case SetOwners(changes=((released, None), (claimed, str(player))), stations=()):
+            # a lane taken instead of the one a tap on the board claimed (claim_instead)
+            return _("{player} claims {route} instead of {other}", player=player,
+                     route=route(claimed), other=route(released))
         case SetOwners(changes=changes, stations=stations):
             return plural(len(changes) + len(stations), "the photo ({count} change)",
                           "the photo ({count} changes)")
@@ -285,7 +289,26 @@ def tap_route(game_id: str, route_id: str) -> Response | tuple[str, int]:
     except ScorerError as exc:
         return answer(stored, error=refuse(exc), status=422, active=player, **ui)
     wanted = request.form.get("do") or ("unclaim" if game.owner(route.id) else "claim")
+    instead = _field("instead")
+    if wanted == "claim" and instead and game.owner(instead) == player:
+        return claim_instead(stored, player, route, instead, ui)
     return change_lane(stored, player, route, wanted, ui)
+
+
+def claim_instead(
+    stored: store.StoredGame, player: str, route: Route, instead: str, ui: dict[str, str]
+) -> Response | tuple[str, int]:
+    """The lane a tap on the board claimed was not the one meant (the page offers the lanes
+    the finger was about as near): release it and claim ``route`` for ``player``, one step."""
+    game = stored.game
+    other = game.board.route(instead)
+    points = game.variant.route_points(route.length)
+    left = game.trains_left(player) + other.length - route.length
+    return apply(stored, SetOwners(((other.id, None), (route.id, player))), _(
+        "{player} claims {route} instead of {other}: {points}, {left}.", player=player,
+        route=lane_label(game.board, route), other=lane_label(game.board, other),
+        points=plural(points, "+{count} point", "+{count} points"),
+        left=plural(left, "{count} train left", "{count} trains left")), active=player, **ui)
 
 
 def change_lane(
@@ -334,9 +357,16 @@ def _name_keys(city: str) -> set[str]:
     return {normalize_name(city), *(normalize_name(w) for w in words if w)}
 
 
-def find_routes(board: Board, query: str, limit: int = 6) -> list[tuple[Route, ...]]:
+def find_routes(
+    board: Board, query: str, limit: int = 6, taken: Collection[str] = (),
+) -> list[tuple[Route, ...]]:
     """The routes whose two cities the typed words begin ("par fra": Paris–Frankfurt), each
-    as its lanes; one word: the routes from the cities it begins."""
+    as its lanes; one word: the routes from the cities it begins.
+
+    Best match first (Enter takes it): a route with a lane free (not in ``taken``) before one
+    whose lanes are all taken, words that begin the cities' names before words that begin a
+    later word of them, then the more of the names typed ("rom": Roma before Romania).
+    """
     words = [normalize_name(w) for w in re.split(r"[\s,;/–—-]+", query) if normalize_name(w)]
     if not words:
         return []
@@ -344,22 +374,39 @@ def find_routes(board: Board, query: str, limit: int = 6) -> list[tuple[Route, .
     def names(city: str, word: str) -> bool:
         return any(key.startswith(word) for key in _name_keys(city))
 
-    found: dict[frozenset[str], tuple[Route, ...]] = {}
+    def fit(cities: tuple[str, ...]) -> tuple[int, float]:
+        """How well the words name these cities, in order: (later words begun, -typed)."""
+        pairs = list(zip(cities, words[:len(cities)], strict=True))
+        later = sum(not normalize_name(c).startswith(w) for c, w in pairs)
+        typed = sum(len(w) / len(normalize_name(c)) for c, w in pairs)
+        return later, -typed
+
+    found: dict[frozenset[str], tuple[tuple[int, float], tuple[Route, ...]]] = {}
     for route in board.routes.values():
         a, b = route.a, route.b
         if len(words) == 1:
-            hit = names(a, words[0]) or names(b, words[0])
+            orders = [o for o in ((a,), (b,)) if names(o[0], words[0])]
         else:
-            hit = ((names(a, words[0]) and names(b, words[1]))
-                   or (names(b, words[0]) and names(a, words[1])))
-        if hit:
-            found.setdefault(frozenset((a, b)), board.lanes(a, b))
-    return sorted(found.values(), key=lambda lanes: (lanes[0].a, lanes[0].b))[:limit]
+            orders = [o for o in ((a, b), (b, a))
+                      if names(o[0], words[0]) and names(o[1], words[1])]
+        if orders:
+            best = min(fit(o) for o in orders)
+            key = frozenset((a, b))
+            if key not in found or best < found[key][0]:
+                found[key] = (best, board.lanes(a, b))
+
+    def rank(item: tuple[tuple[int, float], tuple[Route, ...]]) -> tuple[Any, ...]:
+        quality, lanes = item
+        return (all(r.id in taken for r in lanes), *quality, lanes[0].a, lanes[0].b)
+
+    return [lanes for _, lanes in sorted(found.values(), key=rank)][:limit]
 
 
 def route_finder_context(stored: store.StoredGame, query: str) -> dict[str, Any]:
     """What the route finder shows: the typed text and the routes it names, lane by lane."""
-    return {"route_query": query, "route_results": find_routes(stored.game.board, query)}
+    game = stored.game
+    taken = [r for r in game.board.routes if game.owner(r) is not None]
+    return {"route_query": query, "route_results": find_routes(game.board, query, taken=taken)}
 
 
 @bp.get("/routes/find")

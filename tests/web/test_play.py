@@ -52,6 +52,32 @@ def test_tapping_an_owned_lane_again_releases_it_and_undo_brings_it_back(client,
     assert message(redone.text) == "Redone: Paris–Zürich released."
 
 
+def test_a_lane_taken_instead_of_the_one_a_tap_claimed_is_one_step(client, europe):
+    client.hx(f"/games/{europe}/routes/paris--zurich", {"player": "Ann"})
+    answer = client.hx(f"/games/{europe}/routes/marseille--zurich",
+                       {"player": "Ann", "do": "claim", "instead": "paris--zurich"})
+    assert "own" not in lane_class(answer.text, "paris--zurich")
+    assert "own-red" in lane_class(answer.text, "marseille--zurich")
+    assert message(answer.text) == (
+        "Ann claims Marseille–Zürich instead of Paris–Zürich: +2 points, 43 trains left.")
+    assert client.get(f"/api/games/{europe}/score").get_json()["players"][0]["routes"] == [
+        "marseille--zurich"]
+    undone = client.hx(f"/games/{europe}/undo")
+    assert "own-red" in lane_class(undone.text, "paris--zurich")
+    assert "own" not in lane_class(undone.text, "marseille--zurich")
+    assert message(undone.text) == (
+        "Undone: Ann claims Marseille–Zürich instead of Paris–Zürich.")
+
+
+def test_instead_of_a_lane_the_player_does_not_own_is_a_plain_claim(client, europe):
+    client.hx(f"/games/{europe}/routes/paris--zurich", {"player": "Bob"})
+    answer = client.hx(f"/games/{europe}/routes/marseille--zurich",
+                       {"player": "Ann", "do": "claim", "instead": "paris--zurich"})
+    assert "own-blue" in lane_class(answer.text, "paris--zurich")
+    assert "own-red" in lane_class(answer.text, "marseille--zurich")
+    assert message(answer.text).startswith("Ann claims Marseille–Zürich:")
+
+
 def test_releasing_another_players_lane_is_refused_with_a_message(client, europe):
     client.hx(f"/games/{europe}/routes/paris--zurich", {"player": "Ann"})
     answer = client.hx(f"/games/{europe}/routes/paris--zurich", {"player": "Bob"})
@@ -240,6 +266,21 @@ def test_the_route_finder_names_a_route_by_the_start_of_its_cities(client, europ
     assert len(re.findall(r"data-found-route=", client.get(
         f"/games/{europe}/routes/find?q=zur").text)) == 4
     assert "No route matches" in client.get(f"/games/{europe}/routes/find?q=xyz abc").text
+
+
+def test_the_route_finder_lists_the_best_match_first_and_taken_routes_last(
+    client, europe, usa
+):
+    def found(query: str, game: str = europe) -> list[str]:
+        page = client.get(f"/games/{game}/routes/find?q={query}")
+        return re.findall(r'data-found-route="([^"]+)"', page.text)
+
+    # the more of the names typed first: "pa" is more of Paris than of Pamplona
+    assert found("mars pa") == ["Marseille–Paris", "Marseille–Pamplona"]
+    # a word that begins a name before one that begins a later word of it ("la": Lake)
+    assert found("sa la", usa) == ["Las Vegas–Salt Lake City", "Salt Lake City–San Francisco"]
+    client.hx(f"/games/{europe}/routes/marseille--paris", {"player": "Bob"})
+    assert found("mars pa") == ["Marseille–Pamplona", "Marseille–Paris"]
 
 
 def test_without_javascript_two_cities_of_a_double_lead_to_the_route_finder(client, europe):

@@ -190,7 +190,7 @@ def phone_loop(port: int, game: str, player: str, lanes: list[str], deadline: fl
                 lane = rng.choice(lanes)
                 verb = "unclaim" if lane in owned else "claim"
                 # With the version its page shows, as the page sends it: the answer then
-                # carries only what changed (the whole board when the page is behind).
+                # carries only what changed since (every version it missed, when behind).
                 answer = phone.post(f"/games/{game}/routes/{lane}",
                                     {"player": player, "do": verb, "v": str(version)})
                 tally.add("tap", answer.seconds, answer.status == 200,

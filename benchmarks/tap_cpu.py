@@ -8,8 +8,8 @@ version it shows, with a browser's ``Accept-Encoding``), sent through Flask's te
 one thread, round robin over the phones: no sockets, no waitress, no other thread. The CPU
 time of the thread (``time.thread_time``) per kind of request is what the app itself costs,
 steady whatever else loads the machine. ``--profile N`` prints cProfile's N costliest
-functions (cumulative) over the taps from a page behind the game (answered with the whole
-board: the costliest kind, and most of load.py's taps).
+functions (cumulative) over the taps from a page behind the game (answered with what every
+version it missed changed: the costliest kind, and most of load.py's taps).
 """
 
 from __future__ import annotations

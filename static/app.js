@@ -1096,7 +1096,8 @@
   document.addEventListener("htmx:oobAfterSwap", markPending);
 
   // The version the page shows goes with every change asked for: the answer then carries
-  // only what changed from it (the whole board when the page is behind).
+  // only what changed since (the whole board when the server does not know every version
+  // between): whichever version a poll has put the page at meanwhile, it applies as is.
   document.addEventListener("htmx:configRequest", function (e) {
     var status = document.querySelector("#status[data-version]");
     if (status && e.detail.verb === "post") {

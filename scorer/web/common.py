@@ -160,7 +160,7 @@ class Changes:
     and player lines to draw again, and whether the strip's final round, the tickets and the
     Express order changed."""
 
-    base: int  # the version they are changes from
+    base: int | None  # the version they are changes from; None: from any of several
     lanes: frozenset[str]
     cities: frozenset[str]
     players: frozenset[int]  # the lines of the player bar and strip whose counters changed
@@ -203,6 +203,10 @@ def changes(
 _SHOWN_KEPT = 512  # game states (all games together) a poll can be answered with changes from
 _shown: OrderedDict[tuple[str, int], store.StoredGame] = OrderedDict()
 _shown_lock = threading.Lock()
+# The changes each version made (from the version before it), per (game, version): a table's
+# phones behind the game each need the same few.
+_steps: OrderedDict[tuple[str, int], Changes] = OrderedDict()
+MAX_BEHIND = 24  # versions a tap's answer brings the changes of; further behind, the whole board
 
 
 def remember_shown(stored: store.StoredGame) -> None:
@@ -219,6 +223,62 @@ def shown_at(game_id: str, version: int | None) -> store.StoredGame | None:
     """The state of a game at a version this process sent to a page, if still kept."""
     with _shown_lock:
         return _shown.get((game_id, version)) if version is not None else None
+
+
+def _step(before: store.StoredGame, after: store.StoredGame) -> Changes:
+    """What ``after`` (the version after ``before``) changed, remembered."""
+    key = (after.id, after.version)
+    with _shown_lock:
+        known = _steps.get(key)
+    if known is None:
+        known = changes(before, after, "", "")
+        with _shown_lock:
+            _steps[key] = known
+            while len(_steps) > _SHOWN_KEPT:
+                _steps.popitem(last=False)
+    return known
+
+
+def changes_since(
+    version: int | None, stored: store.StoredGame, known: store.StoredGame,
+    shown_first: str, first_city: str,
+) -> Changes | None:
+    """What to draw again on a page that showed ``version`` (with the ticket city it had
+    picked) to show ``stored``, or None for the whole board: a tap's answer.
+
+    A poll answered while the tap was on its way may have moved the page to any version up
+    to ``stored``'s, so the answer carries everything any of those versions changed, each
+    part as ``stored`` has it: right over whichever the page shows (no ``base``). The whole
+    board when a version between is not kept here (written by another process, or long ago),
+    or the page is more than MAX_BEHIND versions behind. ``known``: a state to use besides
+    those kept (the one the action was applied to).
+    """
+    if version is None or not 0 <= stored.version - version <= MAX_BEHIND:
+        return None
+    states = {known.version: known, stored.version: stored} if known.id == stored.id else {
+        stored.version: stored}
+    before = states.get(version) or shown_at(stored.id, version)
+    if before is None:
+        return None
+    lanes: set[str] = set()
+    cities: set[str] = set()
+    players: set[int] = set()
+    final_round = tickets = express = False
+    for v in range(version + 1, stored.version + 1):
+        after = states.get(v) or shown_at(stored.id, v)
+        if after is None:
+            return None
+        step = _step(before, after)
+        lanes |= step.lanes
+        cities |= step.cities
+        players |= step.players
+        final_round, tickets, express = (final_round or step.final_round,
+                                         tickets or step.tickets, express or step.express)
+        before = after
+    if shown_first != first_city:
+        cities |= {shown_first, first_city} - {""}
+    return Changes(None, frozenset(lanes), frozenset(cities), frozenset(players), final_round,
+                   tickets, bool(express))
 
 
 def refuse(exc: ScorerError | str) -> str:

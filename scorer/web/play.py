@@ -40,11 +40,13 @@ from scorer.web.common import (
     active_player,
     back_to,
     changes,
+    changes_since,
     flash_message,
     get_game,
     is_htmx,
     live_context,
     refuse,
+    remember_shown,
     shown_at,
 )
 from scorer.web.db import get_db
@@ -105,9 +107,9 @@ def answer(
 
     ``custom``: two cities to prefill in the custom ticket form. ``offer``: the lanes of a
     double to choose from (the page's chooser; without scripts, the route finder's page
-    listing them). ``shown``: the state before
-    the action (default ``stored``); when the phone says (field ``v``) that its board shows
-    that version, the answer carries only what changed from it, else the whole board.
+    listing them). ``shown``: the state before the action (default ``stored``). The answer
+    carries only what changed since the version the phone says its board shows (field
+    ``v``), else the whole board (``common.changes_since``).
     """
     active = active_player(stored, active)
     search = request.form.get("q", "").strip()[:MAX_FIELD]
@@ -120,14 +122,12 @@ def answer(
         extra = {"a": custom[0], "b": custom[1], "_anchor": "custom-ticket"} if custom else {}
         return back_to("play.game_page", game_id=stored.id, **extra)
     context = live_context(stored, editable=True, active=active, **ui)
-    # A refused action changed nothing here, but the phone may be behind (another phone
-    # claimed the lane it tapped): the answer then brings its whole board up to date. So it
-    # does when another phone wrote while this action waited: a poll answered meanwhile may
-    # have shown this phone that write, which the changes from ``shown`` could have undone.
-    shown = shown or stored
-    if (request.form.get("v", type=int) == shown.version
-            and stored.version - shown.version <= 1):
-        context["changes"] = changes(shown, stored, _field("first_city"), context["first_city"])
+    # The phone may be behind (other phones tapped since its last answer; a refused action
+    # changed nothing here, but another phone may have claimed the lane it tapped): the answer
+    # brings what every version since the page's changed, right whichever of them a poll
+    # answered meanwhile has put the page at.
+    context["changes"] = changes_since(request.form.get("v", type=int), stored, shown or stored,
+                                       _field("first_city"), context["first_city"])
     if search:  # a ticket added from the deck search: its results show who holds what now
         context.update(search_context(stored, search))
     body = render_template("partials/_live.html", message=message, error=error, oob=True,
@@ -147,6 +147,8 @@ def apply(
     try:
         with store.once(get_db(), stored.id, tap_id()) as tap:
             stored = store.record(get_db(), stored.id, action)
+            if is_htmx():  # sent in the answer: kept now for the table's taps that come first
+                remember_shown(stored)
             tap.said = " ".join([message, *consequences(before.game, stored.game)])
     except ScorerError as exc:
         # Refused against the state under the lock, which another phone may just have changed:
@@ -650,6 +652,8 @@ def _cursor_move(game_id: str, step: int) -> Response | tuple[str, int]:
     try:
         with store.once(get_db(), game_id, tap_id()) as tap:
             after, moved = store.move_cursor(get_db(), game_id, step, expect)
+            if is_htmx():  # as in apply
+                remember_shown(after)
             if moved is not None:
                 tap.said = _(template, action=describe(after, moved))
     except KeyError:

@@ -1,12 +1,13 @@
-"""A tap's answer carries what the tap changed, not the whole board, when the phone's page
-showed the game up to date (the version it sends as ``v``); else the whole board."""
+"""A tap's answer carries what changed since the version the phone's page shows (it sends it
+as ``v``), not the whole board: the tap, and every version other phones made meanwhile. The
+whole board only when a version between is not kept by this process, or the page is far behind."""
 
 from __future__ import annotations
 
 import re
 
 from scorer.game import ClaimRoute
-from scorer.web import store
+from scorer.web import common, store
 from tests.web.conftest import Client, lane_class, message, players
 from tests.web.test_play import ANN_LONDON_ISTANBUL
 
@@ -53,26 +54,54 @@ def test_a_claim_that_closes_the_other_lane_of_a_double_redraws_both(client, usa
     assert answer.text.count("data-route-id=") == 2
 
 
-def test_a_tap_from_a_page_behind_the_game_gets_the_whole_board(client, europe):
+def lanes_in(html: str) -> set[str]:
+    return set(re.findall(r'data-route-id="([^"]+)"', html))
+
+
+def test_a_tap_from_a_page_behind_the_game_gets_the_lanes_of_every_version_it_missed(
+    client, europe
+):
     v = page_version(client, europe)
     client.hx(f"/games/{europe}/routes/paris--zurich", {"player": "Ann", "do": "claim"})
+    # Claimed and released again: the page may have been shown the claim by a poll meanwhile,
+    # so the lane comes too, free.
+    client.hx(f"/games/{europe}/routes/berlin--danzig", {"player": "Cleo", "do": "claim"})
+    client.hx(f"/games/{europe}/routes/berlin--danzig", {"player": "Cleo", "do": "unclaim"})
     answer = client.hx(f"/games/{europe}/routes/amsterdam--essen",
                        {"player": "Bob", "do": "claim", "v": v})
     assert answer.status_code == 200
-    assert answer.text.count("data-route-id=") == 101
+    assert 'id="board"' not in answer.text and len(answer.data) <= 10_000, len(answer.data)
+    assert lanes_in(answer.text) == {"paris--zurich", "berlin--danzig", "amsterdam--essen"}
     assert "own-red" in lane_class(answer.text, "paris--zurich")
     assert "own-blue" in lane_class(answer.text, "amsterdam--essen")
+    assert "own" not in lane_class(answer.text, "berlin--danzig")
+    for player in (0, 1, 2):  # Ann's, Bob's and Cleo's counters changed meanwhile
+        assert f'id="player-{player}"' in answer.text and f'id="strip-{player}"' in answer.text
+    assert 'id="player-3"' not in answer.text
+    # Right over whichever of the versions between a poll has put the page at: no base.
+    assert version(answer.text) == str(int(v) + 4) and "data-base" not in answer.text
+    assert message(answer.text).startswith("Bob claims Amsterdam–Essen")
 
 
-def test_a_tap_recorded_after_another_phones_write_gets_the_whole_board(
+def test_a_refused_tap_from_a_page_behind_brings_the_lane_another_phone_claimed(client, europe):
+    v = page_version(client, europe)
+    client.hx(f"/games/{europe}/routes/paris--zurich", {"player": "Ann", "do": "claim"})
+    answer = client.hx(f"/games/{europe}/routes/paris--zurich",
+                       {"player": "Bob", "do": "unclaim", "v": v})
+    assert answer.status_code == 422
+    assert lanes_in(answer.text) == {"paris--zurich"}
+    assert "own-red" in lane_class(answer.text, "paris--zurich")
+
+
+def test_a_tap_recorded_after_another_phones_write_gets_that_write_too(
     client, europe, monkeypatch
 ):
-    # A poll answered while the tap waited may have shown this phone the other write, and
-    # the changes from the page's version could not be applied over it.
+    # A poll answered while the tap waited may have shown this phone the other write: the
+    # answer carries the changes of both, right over either version.
     record = store.record
 
     def after_another_phone(db, game_id, action):  # type: ignore[no-untyped-def]
-        record(db, game_id, ClaimRoute("Ann", "amsterdam--essen"))
+        common.remember_shown(record(db, game_id, ClaimRoute("Ann", "amsterdam--essen")))
         return record(db, game_id, action)
 
     v = page_version(client, europe)
@@ -80,9 +109,40 @@ def test_a_tap_recorded_after_another_phones_write_gets_the_whole_board(
     answer = client.hx(f"/games/{europe}/routes/paris--zurich",
                        {"player": "Bob", "do": "claim", "v": v})
     assert answer.status_code == 200
+    assert lanes_in(answer.text) == {"amsterdam--essen", "paris--zurich"}
+    assert "own-red" in lane_class(answer.text, "amsterdam--essen")
+    assert "own-blue" in lane_class(answer.text, "paris--zurich")
+    assert version(answer.text) == str(int(v) + 2) and "data-base" not in answer.text
+
+
+def test_a_tap_after_a_write_this_process_never_sent_gets_the_whole_board(
+    client, europe, monkeypatch
+):
+    # Another process's write (here: recorded straight in the store): its state is not kept.
+    record = store.record
+
+    def after_another_process(db, game_id, action):  # type: ignore[no-untyped-def]
+        record(db, game_id, ClaimRoute("Ann", "amsterdam--essen"))
+        return record(db, game_id, action)
+
+    v = page_version(client, europe)
+    monkeypatch.setattr(store, "record", after_another_process)
+    answer = client.hx(f"/games/{europe}/routes/paris--zurich",
+                       {"player": "Bob", "do": "claim", "v": v})
+    assert answer.status_code == 200
     assert answer.text.count("data-route-id=") == 101
     assert "own-red" in lane_class(answer.text, "amsterdam--essen")
     assert "own-blue" in lane_class(answer.text, "paris--zurich")
+
+
+def test_a_tap_from_a_page_far_behind_gets_the_whole_board(client, europe):
+    v = page_version(client, europe)
+    for _ in range(common.MAX_BEHIND // 2 + 1):
+        for verb in ("claim", "unclaim"):
+            client.hx(f"/games/{europe}/routes/paris--zurich", {"player": "Ann", "do": verb})
+    answer = client.hx(f"/games/{europe}/routes/amsterdam--essen",
+                       {"player": "Bob", "do": "claim", "v": v})
+    assert answer.text.count("data-route-id=") == 101 and "data-base" not in answer.text
 
 
 def test_a_refused_tap_from_a_page_up_to_date_changes_no_lane(client, europe):

@@ -53,6 +53,7 @@ from scorer.vision.decode import decode_scaled  # noqa: E402
 from scorer.vision.geometry import corner_error, diagonal, project  # noqa: E402
 from scorer.vision.locate import locate  # noqa: E402
 from scorer.vision.pipeline import check_exposure, missing_edges, seen_spaces  # noqa: E402
+from tests.vision.samples import cut  # noqa: E402
 
 DEV_PHOTOS = ROOT.parent / "shared" / "dev_photos"
 # a phone's main camera sees ~65 degrees across its long side
@@ -301,23 +302,6 @@ def variants(photo: Photo, seed: int) -> Iterator[Variant]:
 
 EDGES = ("top", "right", "bottom", "left")
 CUT_SHARES = (0.1, 0.2, 0.3)
-
-
-def cut(image: np.ndarray, corners: np.ndarray, edge: str, share: float,
-        ) -> tuple[np.ndarray, np.ndarray]:
-    """The photo cut so that ``share`` of the board's extent across ``edge`` (its corners'
-    span in that direction) lies beyond that edge of the photo, and the corners in its px."""
-    lo, hi = corners.min(axis=0), corners.max(axis=0)
-    span = hi - lo
-    if edge == "top":
-        y = int(round(lo[1] + share * span[1]))
-        return image[y:], corners - (0, y)
-    if edge == "bottom":
-        return image[:int(round(hi[1] - share * span[1]))], corners
-    if edge == "left":
-        x = int(round(lo[0] + share * span[0]))
-        return image[:, x:], corners - (x, 0)
-    return image[:, :int(round(hi[0] - share * span[0]))], corners
 
 
 def cut_variants(photo: Photo, seed: int) -> Iterator[tuple[str, float, Variant]]:

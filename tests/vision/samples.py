@@ -17,3 +17,20 @@ def labelled(name: str) -> tuple[dict, np.ndarray, np.ndarray]:
     truth = json.loads((SAMPLES / f"{name}.json").read_text(encoding="utf-8"))
     image, scale = decode_scaled((SAMPLES / f"{name}.jpg").read_bytes(), 2000)
     return truth, image, np.asarray(truth["corners"]) * scale
+
+
+def cut(image: np.ndarray, corners: np.ndarray, edge: str, share: float,
+        ) -> tuple[np.ndarray, np.ndarray]:
+    """The photo cut so that ``share`` of the board's extent across ``edge`` lies beyond
+    that edge (a negative share leaves that much of the table in), and its corners."""
+    lo, hi = corners.min(axis=0), corners.max(axis=0)
+    span = hi - lo
+    if edge == "top":
+        y = int(round(lo[1] + share * span[1]))
+        return image[y:], corners - (0, y)
+    if edge == "bottom":
+        return image[:int(round(hi[1] - share * span[1]))], corners
+    if edge == "left":
+        x = int(round(lo[0] + share * span[0]))
+        return image[:, x:], corners - (x, 0)
+    return image[:, :int(round(hi[0] - share * span[0]))], corners

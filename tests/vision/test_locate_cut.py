@@ -17,27 +17,10 @@ from scorer.vision.locate import locate
 from scorer.vision.locate.cut import extended, outside_edges, touched_edges
 from scorer.vision.pipeline import seen_spaces, unseen_lanes_doubtful
 from scorer.vision.sample import space_table
-from tests.vision.samples import SAMPLES, labelled
+from tests.vision.samples import SAMPLES, cut, labelled
 
 needs_samples = pytest.mark.skipif(not (SAMPLES / "usa-01.jpg").is_file(),
                                    reason="no sample_photos/")
-
-
-def cut(image: np.ndarray, corners: np.ndarray, edge: str, share: float,
-        ) -> tuple[np.ndarray, np.ndarray]:
-    """The photo cut so that ``share`` of the board's extent across ``edge`` lies beyond
-    that edge (a negative share leaves that much of the table in), and its corners."""
-    lo, hi = corners.min(axis=0), corners.max(axis=0)
-    span = hi - lo
-    if edge == "top":
-        y = int(round(lo[1] + share * span[1]))
-        return image[y:], corners - (0, y)
-    if edge == "bottom":
-        return image[:int(round(hi[1] - share * span[1]))], corners
-    if edge == "left":
-        x = int(round(lo[0] + share * span[0]))
-        return image[:, x:], corners - (x, 0)
-    return image[:, :int(round(hi[0] - share * span[0]))], corners
 
 
 def jpeg(image: np.ndarray) -> bytes:

@@ -201,16 +201,16 @@ FIND_BESIDE = """() => {
 }"""
 
 
-def test_a_tap_beside_another_players_lane_claims_the_free_lane_beside_it(
-    phone, table, shot
-):
+def _tap_just_off_a_claimed_lane(phone, table, owner: str) -> tuple[dict, str]:
+    """On the whole board, a tap just off a lane that ``owner`` holds, with a free lane
+    beside it (FIND_BESIDE): the spot (lane ``taken``, lane ``meant``) and the game."""
     table.new_game("europe", FOUR)
     table.whole_board()
     spot = phone.evaluate(FIND_BESIDE)
     assert spot, "no place on the whole board lies just off a lane with another beside it"
     game = table.api_game({"variant": "europe", "players": [
         {"name": n, "color": c} for n, c in FOUR],
-        "claims": [{"player": "Bob", "route": spot["taken"]}]})
+        "claims": [{"player": owner, "route": spot["taken"]}]})
     phone.goto(f"/games/{game}")
     table.whole_board()
     at = phone.evaluate("""([x, y]) => {
@@ -220,6 +220,13 @@ def test_a_tap_beside_another_players_lane_claims_the_free_lane_beside_it(
     }""", [spot["x"], spot["y"]])
     with phone.expect_response(lambda r: "/routes/" in r.url):
         phone.touchscreen.tap(at[0], at[1])
+    return spot, game
+
+
+def test_a_tap_beside_another_players_lane_claims_the_free_lane_beside_it(
+    phone, table, shot
+):
+    spot, game = _tap_just_off_a_claimed_lane(phone, table, "Bob")
     expect(table.lane(spot["meant"])).to_have_class(owned_by("red"))
     expect(table.lane(spot["taken"])).to_have_class(owned_by("blue"))
     expect(table.message().locator("[data-error]")).to_have_count(0)
@@ -291,23 +298,8 @@ def test_the_lane_to_take_instead_is_offered_in_french(new_table, shot):
 def test_a_tap_just_off_the_players_own_lane_claims_the_free_lane_beside_it(
     phone, table, shot
 ):
-    table.new_game("europe", FOUR)
-    table.whole_board()
-    spot = phone.evaluate(FIND_BESIDE)
-    assert spot, "no place on the whole board lies just off a lane with another beside it"
     # Ann's own lane this time: released by a tap on it, not by one that falls beside it
-    game = table.api_game({"variant": "europe", "players": [
-        {"name": n, "color": c} for n, c in FOUR],
-        "claims": [{"player": "Ann", "route": spot["taken"]}]})
-    phone.goto(f"/games/{game}")
-    table.whole_board()
-    at = phone.evaluate("""([x, y]) => {
-      const p = new DOMPoint(x, y).matrixTransform(document.querySelector('#board svg')
-        .getScreenCTM());
-      return [p.x, p.y];
-    }""", [spot["x"], spot["y"]])
-    with phone.expect_response(lambda r: "/routes/" in r.url):
-        phone.touchscreen.tap(at[0], at[1])
+    spot, game = _tap_just_off_a_claimed_lane(phone, table, "Ann")
     expect(table.lane(spot["meant"])).to_have_class(owned_by("red"))
     expect(table.lane(spot["taken"])).to_have_class(owned_by("red"))
     shot(phone, "free-lane-beside-anns-own-claimed")

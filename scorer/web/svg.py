@@ -139,6 +139,11 @@ def _lane_markup(route: Route) -> Markup:
     return Markup("".join(parts))
 
 
+# A city label's size in art px per letter across and its height (app.css: .city .label, 23 px
+# bold): two labels nearer than that overlap.
+_LABEL_WIDTH, _LABEL_HEIGHT = 14, 28
+
+
 @cache
 def board_shapes(board_name: str) -> BoardShapes:
     """The drawable shapes of a packaged board, computed once per process."""
@@ -149,13 +154,19 @@ def board_shapes(board_name: str) -> BoardShapes:
                   _lane_markup(r))
         for r in sorted(board.routes.values(), key=lambda r: r.id)
     )
-    cities = tuple(
-        CityShape(c.name, c.x, c.y, c.y + 38 if c.y < height - 50 else c.y - 24,
-                  board.place_of(c.name))
-        for c in sorted(board.cities.values(), key=lambda c: c.name)
-    )
+    cities: list[CityShape] = []
+    for c in sorted(board.cities.values(), key=lambda c: c.name):
+        label_y = c.y + 38 if c.y < height - 50 else c.y - 24
+        label = board.place_of(c.name)
+        # a country's border points side by side (Switzerland's Deutschland 2 and 3): its name
+        # once, the other points drawn without it rather than over it
+        if label != c.name and any(
+                o.label == label and abs(o.x - c.x) < _LABEL_WIDTH * len(label)
+                and abs(o.label_y - label_y) < _LABEL_HEIGHT for o in cities):
+            label = ""
+        cities.append(CityShape(c.name, c.x, c.y, label_y, label))
     view_box = f"{-PADDING} {-PADDING} {width + 2 * PADDING} {height + 2 * PADDING}"
-    return BoardShapes(board.name, view_box, width, height, lanes, cities)
+    return BoardShapes(board.name, view_box, width, height, lanes, tuple(cities))
 
 
 def _title(lane: LaneShape) -> str:
@@ -191,7 +202,7 @@ def _static_parts(
             circles=f'<circle class="hit" cx="{_f(c.x)}" cy="{_f(c.y)}" r="26"/>'
                     f'<circle class="dot" cx="{_f(c.x)}" cy="{_f(c.y)}" r="12"/>',
             label=f'<text class="label" x="{_f(c.x)}" y="{_f(c.label_y)}">{escape(c.label)}'
-                  "</text>",
+                  "</text>" if c.label else "",
             station_at=f"M{_f(c.x - 13)} {_f(c.y + 11)}",
             name=str(escape(c.name)), path=quote(c.name))
         for c in shapes.cities

@@ -204,3 +204,18 @@ def test_a_ticket_the_deck_holds_twice_can_be_taken_twice_by_one_player(client):
         assert ("disabled" in button()) == (held == 2)  # the second card too, then no third
     ann = client.get(f"/api/games/{game_id}").json
     assert [(t["from"], t["player"]) for t in ann["tickets"]] == [("France", "Ann")] * 2
+
+
+def test_border_points_side_by_side_print_their_country_once(client):
+    """Deutschland 2 and 3 lie 73 px apart on the top edge: two 'Deutschland' labels would
+    print over each other on a phone; the second point is drawn without it."""
+    page = client.get(f"/games/{swiss(client, 'Ann:red', 'Bob:blue')}").text
+
+    def label(city: str) -> str | None:
+        found = re.search(rf'data-city="{city}">(.*?)</(?:a|g)>', page, re.S).group(1)
+        text = re.search(r'<text class="label"[^>]*>([^<]*)</text>', found)
+        return text and text.group(1)
+
+    assert [label(f"Deutschland {n}") for n in range(1, 6)] == [
+        "Deutschland", "Deutschland", None, "Deutschland", "Deutschland"]
+    assert label("France 2") == "France" and label("Zürich") == "Zürich"

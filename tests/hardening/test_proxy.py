@@ -24,8 +24,16 @@ from pathlib import Path
 
 import pytest
 
+from scorer.boards import load_board
 from tests.hardening.databases import database, on_postgres
-from tests.hardening.live import LOOPBACK, Phone, ServerProcess, makefile_variable, players
+from tests.hardening.live import (
+    LOOPBACK,
+    Phone,
+    ServerProcess,
+    makefile_variable,
+    players,
+    single_lanes,
+)
 from tests.hardening.proxy import Nginx, Trickle, behind_nginx, more_open_files, needs_nginx
 
 pytestmark = needs_nginx
@@ -324,3 +332,45 @@ def test_the_service_file_runs_make_serve_behind_proxy_and_systemd_reads_it(tmp_
     checked = subprocess.run(["systemd-analyze", "verify", str(tmp_path / "terminus@8000.service")],
                              capture_output=True, text=True)
     assert unit.name not in checked.stdout + checked.stderr, checked.stdout + checked.stderr
+
+
+# --- several app processes: a game's requests to one ----------------------------------------
+
+def test_a_games_requests_go_to_one_process_so_a_tap_from_behind_gets_only_the_changes(
+        tmp_path):
+    """Two app processes behind the shipped nginx: every request of a game reaches the same
+    one (the upstream hashes the game's id), which wrote the versions a phone missed, so the
+    phone's tap from behind is answered with what they changed. Round robin (the upstream
+    without its hash) sends the other phone's taps to both, and the tap gets the whole board."""
+    where = database(tmp_path)
+    europe = load_board("europe")  # lanes without a sibling: a claim redraws no other lane
+    anns = [r for r in single_lanes(20) if not europe.siblings(europe.route(r))][:3]
+    servers = [ServerProcess(where, threads=4, log=tmp_path / f"server-{k}.log",
+                             target="serve-behind-proxy") for k in range(2)]
+    nginx = None
+    try:
+        for server in servers:  # one after the other: the first makes the schema
+            server.start()
+        nginx = Nginx.plain(tmp_path / "nginx", [server.port for server in servers]).start()
+        ann, bob = Phone(nginx.port).open(), Phone(nginx.port).open()
+        games = [ann.new_game(GAME) for _ in range(4)]  # some on each process
+        for game in games:
+            first = re.search(r'data-version="(\d+)"', bob.get(f"/games/{game}").text).group(1)
+            for k, lane in enumerate(anns):
+                claimed = ann.post(f"/games/{game}/routes/{lane}",
+                                   {"player": "Ann", "do": "claim", "v": str(k)})
+                assert claimed.status == 200, claimed.text[:300]
+            # Bob's page still shows the game as it began: three versions behind
+            answer = bob.post(f"/games/{game}/routes/paris--zurich",
+                              {"player": "Bob", "do": "claim", "v": first})
+            assert answer.status == 200, answer.text[:300]
+            assert set(re.findall(r'data-route-id="([^"]+)"', answer.text)) == {
+                *anns, "paris--zurich"}
+        ann.close()
+        bob.close()
+    finally:
+        if nginx is not None:
+            nginx.stop()
+        for server in servers:
+            server.stop()
+    assert [line for server in servers for line in server.errors()] == []

@@ -331,16 +331,16 @@ def score(game: Game) -> Scoresheet:
             borrowed_routes=borrows,
             path=paths[p.name],
         ))
-    bonuses = tuple(
-        Bonus(key, name, tuple((p.name, points) for p in players
-                               if (points := BONUS_RULES[key](game, players, order).get(p.name))))
-        for key, name in variant.bonuses
-    )
+    bonuses = []
+    for key, name in variant.bonuses:
+        given = BONUS_RULES[key](game, players, order)  # once per bonus, not per player
+        bonuses.append(Bonus(key, name, tuple((p.name, given[p.name]) for p in players
+                                              if given.get(p.name))))
     players = [replace(p, bonuses=tuple((b.key, b.of(p.name)) for b in bonuses))
                for p in players]
     ranking, winners, tiebreak = _rank(variant, players)
     return Scoresheet(variant.name, tuple(players), ranking, winners, tiebreak, order,
-                      game.longest_path_bonus, bonuses)
+                      game.longest_path_bonus, tuple(bonuses))
 
 
 @lru_cache(maxsize=4096)

@@ -7,13 +7,14 @@ import re
 import threading
 import unicodedata
 from collections import OrderedDict
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from flask import (
     Flask,
     Response,
     abort,
+    current_app,
     flash,
     g,
     jsonify,
@@ -23,6 +24,9 @@ from flask import (
     session,
     url_for,
 )
+from jinja2 import Environment, StrictUndefined, pass_context
+from jinja2.runtime import Context
+from markupsafe import Markup
 from werkzeug.exceptions import HTTPException, SecurityError
 from werkzeug.local import LocalProxy
 
@@ -33,7 +37,7 @@ from scorer.rules import VARIANTS
 from scorer.scoring import Scoresheet, best_station_use, express_order, score
 from scorer.web import devices, store
 from scorer.web.db import get_db
-from scorer.web.i18n import _, translate
+from scorer.web.i18n import _, current_language, translate
 from scorer.web.svg import board_changes, board_shapes, board_svg
 
 MODES = ("routes", "stations", "ticket")
@@ -110,6 +114,48 @@ def player_lines(game: Game) -> list[PlayerLine]:
         )
         for i, p in enumerate(game.players)
     ]
+
+
+_LINES_KEPT = 4096  # rendered player lines kept (all games and languages together)
+
+
+@pass_context
+def player_part(context: Context, template: str, line: PlayerLine, oob: bool = False) -> Markup:
+    """A player's line of the player bar or of the strip (``template``), rendered once for
+    what it shows: the phones of a table each get the same few lines in their answers (a tap's
+    answer from a page behind the game, most of a table's taps, brings every player who tapped
+    meanwhile), and a line that did not change is the same text for every phone but the one
+    whose player it is (``pressed``). The partial is given nothing else, and an undefined name
+    in it raises: what it shows is all in the key."""
+    inputs = {
+        "line": line, "pressed": line.name == context["active"],
+        "editable": bool(context["editable"]), "oob": bool(oob),
+        "stations": bool(context["variant"].stations),
+        "last": line.name in context["final_round"],
+    }
+    key = (template, current_language(), *inputs.values())
+    lines = current_app.extensions["terminus.lines"]
+    with lines.lock:
+        found = lines.kept.get(key)
+        if found is not None:
+            lines.kept.move_to_end(key)
+            return found
+    found = Markup(lines.env.get_template(template).render(inputs))
+    with lines.lock:
+        lines.kept[key] = found
+        while len(lines.kept) > _LINES_KEPT:
+            lines.kept.popitem(last=False)
+    return found
+
+
+@dataclass
+class _RenderedLines:
+    """The player lines rendered in this app (``player_part``), with the strict environment
+    they are rendered in."""
+
+    env: Environment
+    kept: OrderedDict[tuple, Markup] = field(default_factory=OrderedDict)
+    lock: threading.Lock = field(default_factory=threading.Lock)
 
 
 def lane_classes(stored: store.StoredGame, highlight: frozenset[str] = frozenset()) -> dict:
@@ -413,7 +459,10 @@ def init_app(app: Flask) -> None:
     app.register_error_handler(SecurityError, _untrusted_host)
     app.register_error_handler(HTTPException, _http_error)
     app.jinja_env.globals.update(variants=VARIANTS, board_svg=board_svg,
-                                 board_changes=board_changes, rules_title=rules_title)
+                                 board_changes=board_changes, rules_title=rules_title,
+                                 player_part=player_part)
+    app.extensions["terminus.lines"] = _RenderedLines(
+        app.jinja_env.overlay(undefined=StrictUndefined))
 
 
 def rules_title(game: Game) -> str:

@@ -247,3 +247,31 @@ def test_the_read_only_page_polls_only_what_changed_since_it_was_drawn(client, e
     assert "own-red" in lane_class(poll.text, "paris--zurich")
     assert f'data-version="{int(v) + 1}" data-base="{v}"' in poll.text
     assert europe not in poll.text and "hx-post" not in poll.text  # drawn, not links
+
+
+def player_line(html: str, index: int) -> str:
+    return re.search(rf'<(?:button|div) [^>]*id="player-{index}".*?</(?:button|div)>', html,
+                     re.S).group(0)
+
+
+def test_the_phones_of_a_table_each_get_a_player_line_in_their_language_and_selection(
+    app, client, europe
+):
+    # A line is rendered once for what it shows and kept (common.player_part): the same
+    # counters on a phone in French, or whose selected player is another, are its own text.
+    v = page_version(client, europe)
+    french = Client(app.test_client())
+    french.raw.set_cookie("lang", "fr")
+    tapped = client.hx(f"/games/{europe}/routes/paris--zurich",
+                       {"player": "Ann", "do": "claim", "v": v})
+    hx = {"HX-Request": "true"}
+    polled = client.get(f"/games/{europe}/live?v={v}&player=Bob", headers=hx)
+    polled_fr = french.get(f"/games/{europe}/live?v={v}&player=Bob", headers=hx)
+    share = re.search(r"/watch/([\w-]+)", client.get(f"/games/{europe}/share").text).group(1)
+    watched = client.get(f"/watch/{share}/live?v={v}", headers=hx)
+    lines = [player_line(answer.text, 0) for answer in (tapped, polled, polled_fr, watched)]
+    assert 'aria-pressed="true"' in lines[0] and 'aria-pressed="false"' in lines[1]
+    assert lines[1].replace('"false"', '"true"') == lines[0]
+    assert "<b data-trains-left>42</b> trains" in lines[1]
+    assert "<b data-trains-left>42</b> wagons" in lines[2] and 'aria-pressed="false"' in lines[2]
+    assert lines[3].startswith('<div id="player-0"') and "aria-pressed" not in lines[3]

@@ -300,7 +300,11 @@ class Game:
         self._stations: dict[str, str] = {}  # city -> player, in placement order
         self._tickets: list[HeldTicket] = []
         self._trains_used: dict[str, int] = {p.name: 0 for p in self.players}
-        self._player_keys = {normalize_name(p.name): p.name for p in self.players}
+        keys = [normalize_name(p.name) for p in self.players]
+        self._player_keys = dict(zip(keys, (p.name for p in self.players), strict=True))
+        # What ``player`` makes of each name as entered, the pages' every counter asks.
+        self._names = {p.name: self._player_keys[key] for p, key in zip(self.players, keys,
+                                                                         strict=True)}
 
     # -- construction
 
@@ -441,7 +445,7 @@ class Game:
 
     def player(self, name: str) -> str:
         """The player's name as entered, matched without case or accents."""
-        found = self._player_keys.get(normalize_name(name))
+        found = self._names.get(name) or self._player_keys.get(normalize_name(name))
         if found is None:
             close = difflib.get_close_matches(name, [p.name for p in self.players], n=2)
             raise UnknownPlayer(name, Message("in this game"), tuple(close))

@@ -28,7 +28,7 @@ from typing import Any
 
 import flask_babel
 from babel.support import NullTranslations
-from flask import Flask, g, has_request_context, request
+from flask import Flask, current_app, g, has_request_context, request
 
 from scorer.messages import N_, Message
 
@@ -73,7 +73,17 @@ def _translations() -> Any:
     # counter's plural).
     found = g.get("translations")
     if found is None:
-        found = g.translations = flask_babel.get_translations()
+        found = g.translations = _catalogue(current_language())
+    return found
+
+
+def _catalogue(language: str) -> Any:
+    """The language's catalogue, as Flask-Babel finds it: asked of Flask-Babel once per app
+    and language (on every request it parses the locale again to build its key)."""
+    kept = current_app.extensions["terminus.catalogues"]
+    found = kept.get(language)
+    if found is None:
+        found = kept[language] = flask_babel.get_translations()
     return found
 
 
@@ -116,6 +126,7 @@ def init_app(app: Flask) -> None:
     the templates the helpers."""
     # Our own ``_`` and ``plural`` (``{field}`` formatting) stay the templates' functions.
     flask_babel.Babel(app, locale_selector=current_language, configure_jinja=False)
+    app.extensions["terminus.catalogues"] = {}
     app.jinja_env.globals.update(
         _=gettext, plural=plural, signed=signed, current_language=current_language,
         LANGUAGES=LANGUAGES, color_name=color_name, translate=translate,

@@ -73,26 +73,26 @@ class StoredGame:
 
 
 class _ReplayCache:
-    """Replayed games by (database, game id), valid for one version only."""
+    """Replayed games by (database, game id): the state of one version, the last one read or
+    written here (a version is one state of a game, whichever process wrote it)."""
 
     def __init__(self, size: int) -> None:
         self.size = size
-        self.items: OrderedDict[tuple[str, str], tuple[int, tuple[Action, ...], Game]] = (
-            OrderedDict()
-        )
+        self.items: OrderedDict[tuple[str, str], StoredGame] = OrderedDict()
         self.lock = threading.Lock()
 
-    def get(self, key: tuple[str, str], version: int) -> tuple[tuple[Action, ...], Game] | None:
+    def get(self, key: tuple[str, str], version: int | None = None) -> StoredGame | None:
+        """The game kept, if it is at ``version`` (None: at whichever version it is)."""
         with self.lock:
             item = self.items.get(key)
-            if item is None or item[0] != version:
+            if item is None or version is not None and item.version != version:
                 return None
             self.items.move_to_end(key)
-            return item[1], item[2]
+            return item
 
-    def put(self, key: tuple[str, str], version: int, log: tuple[Action, ...], game: Game) -> None:
+    def put(self, key: tuple[str, str], stored: StoredGame) -> None:
         with self.lock:
-            self.items[key] = (version, log, game)
+            self.items[key] = stored
             self.items.move_to_end(key)
             while len(self.items) > self.size:
                 self.items.popitem(last=False)
@@ -101,7 +101,7 @@ class _ReplayCache:
         """Forget the game (``unless``: unless the version kept is that one)."""
         with self.lock:
             item = self.items.get(key)
-            if item is not None and item[0] != unless:
+            if item is not None and item.version != unless:
                 del self.items[key]
 
 
@@ -123,6 +123,7 @@ _TAPS_PRUNE = delete_rows(taps).where(taps.c.game_id == bindparam("game_id"),
                                       taps.c.version < bindparam("below"))
 _MOVE = update(games).where(games.c.id == bindparam("game_id")).values(
     cursor=bindparam("to_cursor"), version=games.c.version + 1, updated=bindparam("now"))
+_MOVE_FROM = _MOVE.where(games.c.version == bindparam("from_version"))
 
 
 def _now() -> str:
@@ -220,20 +221,20 @@ def load(db: Connection, key: str, *, by_share: bool = False) -> StoredGame | No
         return None
     cache_key = (_db_key(db), row.id)
     cached = _cache.get(cache_key, row.version)
-    if cached is None:
-        log = tuple(
-            action_from_json(json.loads(action))
-            for action in db.scalars(_LOG, {"game_id": row.id})
-        )
-        game = replay(row.variant, json.loads(row.setup), log[: row.cursor])
-        _cache.put(cache_key, row.version, log, game)
-    else:
-        log, game = cached
-    return StoredGame(
+    if cached is not None:
+        return cached
+    log = tuple(
+        action_from_json(json.loads(action))
+        for action in db.scalars(_LOG, {"game_id": row.id})
+    )
+    stored = StoredGame(
         id=row.id, share=row.share, name=row.name, variant=row.variant,
         cursor=row.cursor, version=row.version, created=row.created,
-        updated=row.updated, log=log, game=game,
+        updated=row.updated, log=log,
+        game=replay(row.variant, json.loads(row.setup), log[: row.cursor]),
     )
+    _cache.put(cache_key, stored)
+    return stored
 
 
 def replay(variant: str, setup: dict[str, Any], actions: Iterable[Action]) -> Game:
@@ -249,25 +250,34 @@ def record(db: Connection, game_id: str, action: Action) -> StoredGame:
     Raises the core's ScorerError, with nothing stored, when the action is refused; raises
     KeyError when the game no longer exists.
     """
+    cache_key = (_db_key(db), game_id)
     with transaction(db, game_id):
-        stored = load(db, game_id)
-        if stored is None:
-            raise KeyError(game_id)
+        now = _now()
+        # The state kept here is written on when the game is still at its version (the row's
+        # update checks it, under the lock), without reading the game again; else it is read.
+        stored = _cache.get(cache_key)
+        if stored is None or db.execute(_MOVE_FROM, {
+                "game_id": game_id, "from_version": stored.version,
+                "to_cursor": stored.cursor + 1, "now": now}).rowcount != 1:
+            stored = load(db, game_id)
+            if stored is None:
+                raise KeyError(game_id)
+            db.execute(_MOVE, {"game_id": game_id, "to_cursor": stored.cursor + 1, "now": now})
+        # Refused below: the transaction, this update with it, is rolled back.
         if stored.cursor >= MAX_ACTIONS:
             raise IllegalMove("This game holds {count} steps, more than any table makes: "
                               "export it and import the file to go on.", count=MAX_ACTIONS)
         game = stored.game.copy()
         game.apply(action)
-        now = _now()
-        db.execute(_CUT_LOG, {"game_id": game_id, "from_seq": stored.cursor})
+        if stored.cursor < len(stored.log):  # the undone actions after the cursor go
+            db.execute(_CUT_LOG, {"game_id": game_id, "from_seq": stored.cursor})
         db.execute(_APPEND, {"game_id": game_id, "seq": stored.cursor,
                              "action": json.dumps(action.to_json()), "created": now})
-        db.execute(_MOVE, {"game_id": game_id, "to_cursor": stored.cursor + 1, "now": now})
     # The game as this transaction left it (the row was locked): a read after the commit could
     # already show a later write from another phone. Cached only once committed.
     written = replace(stored, cursor=stored.cursor + 1, version=stored.version + 1, updated=now,
                       log=stored.log[: stored.cursor] + (action,), game=game)
-    _cache.put((_db_key(db), game_id), written.version, written.log, written.game)
+    _cache.put(cache_key, written)
     return written
 
 
@@ -293,7 +303,7 @@ def move_cursor(
     # As for record: the state this transaction wrote, cached once committed.
     game = replay(stored.variant, json.loads(setup), stored.log[:target])
     written = replace(stored, cursor=target, version=stored.version + 1, updated=now, game=game)
-    _cache.put((_db_key(db), game_id), written.version, written.log, written.game)
+    _cache.put((_db_key(db), game_id), written)
     return written, moved
 
 

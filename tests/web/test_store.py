@@ -93,6 +93,26 @@ def test_recording_after_an_undo_drops_the_undone_actions(conn):
     assert stored.log == (ClaimRoute("Bob", "berlin--wien"),) and not stored.can_redo
 
 
+def test_a_write_of_another_process_is_read_before_this_one_writes_on(conn):
+    # This process writes on the state it kept while the game is still at that version: a
+    # write it did not make (here straight in the tables, as another process's) is read first.
+    game_id = store.create(conn, new_game())
+    store.record(conn, game_id, ClaimRoute("Ann", "paris--zurich"))
+    with db.transaction(conn):
+        conn.execute(text("INSERT INTO actions (game_id, seq, action, created) "
+                          "VALUES (:game, 1, :action, '')"),
+                     {"game": game_id,
+                      "action": json.dumps(ClaimRoute("Bob", "berlin--wien").to_json())})
+        conn.execute(text("UPDATE games SET cursor = 2, version = version + 1 WHERE id = :game"),
+                     {"game": game_id})
+    stored = store.record(conn, game_id, ClaimRoute("Ann", "dieppe--london"))
+    routes = ["paris--zurich", "berlin--wien", "dieppe--london"]
+    assert [c.route for c in stored.game.claims] == routes
+    assert (stored.cursor, stored.version, len(stored.log)) == (3, 3, 3)
+    store._cache.drop((store._db_key(conn), game_id))  # as after a restart
+    assert store.load(conn, game_id).log == stored.log
+
+
 def test_imported_games_are_stored_as_actions(conn):
     game = Game.from_json({"variant": "europe", "players": [
         {"name": "Ann", "color": "red"}, {"name": "Bob", "color": "blue"}],

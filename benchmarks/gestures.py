@@ -21,10 +21,11 @@ Strategies, each on a fresh game:
   Each key pressed is a tap on the phone's keyboard and is counted as one.
 
 Whatever the strategy, the player answers what the page asks as a player would: a "which
-lane?" or "which route?" choice costs a tap on the lane wanted (a cancel when it is not
-offered); a tap that picked one of the route's cities is finished by a tap on the other (a
-tap that picked another city is cancelled by a tap on it); a wrong lane claimed whose answer
-offers the lane wanted ("Not this one?") costs a tap on that button, else Undo and again.
+lane?" choice costs a tap on the lane wanted (a cancel when it is not offered); a tap that
+picked a city costs a tap on the lane wanted when "Not this one?" offers it beside the
+answer, else one on the route's other city (a tap that picked another city is cancelled by a
+tap on it); a wrong lane claimed whose answer offers the lane wanted ("Not this one?") costs
+a tap on that button, else Undo and again.
 Prints gestures per route (target of issue 27: <= 1.5) and the taps that landed wrong.
 """
 
@@ -114,19 +115,24 @@ class Player:
 
     def answer_page(self, route_id: str) -> None:
         """Do what the page asks after a tap meant for ``route_id``: the lane wanted in a
-        choice (else cancel it), the route's other city after one of its cities (another
-        city picked: cancelled by a tap on it)."""
+        choice (else cancel it); after a city picked, the lane wanted when "Not this one?"
+        offers it, else the route's other city (another city picked: cancelled by a tap on
+        it)."""
         page = self.page
         route = self.board.routes[route_id]
         for _ in range(3):
             choice = page.locator(f'#lane-choice [data-pick-route="{route_id}"]')
             picked = page.locator("#board a[data-city].picked")
+            offered = page.locator(f'#instead [data-instead-route="{route_id}"]')
             if choice.count():
                 self.seen.append("choice")
                 self.tap(choice)
             elif page.locator("#lane-choice").count():  # asked about other lanes: cancel
                 self.seen.append("choice without it")
                 self.tap(page.locator("#lane-choice button").last)
+            elif picked.count() and offered.count():  # the lane meant, offered beside it
+                self.seen.append(f"city {picked.get_attribute('data-city')}, lane offered")
+                self.tap(offered)
             elif picked.count():
                 city = picked.get_attribute("data-city")
                 self.seen.append(f"city {city}")

@@ -363,16 +363,24 @@
       return true;
     }
     if (target !== lane.el) {
-      queueTap(target);
+      // A route's first city picked: the lanes the finger may have meant are offered too.
+      var lanes = [];
+      if (mode === "routes" && !first && lane.d <= laneReach) {
+        var guess = likeliest(svg, near, k);
+        lanes = [guess].concat(guess.instead).filter(function (l) { return open(l.el); });
+      }
+      queueTap(target, null, undefined, ids(lanes.slice(0, 4)));
       return true;
     }
     // A lane: the likeliest the finger meant, the next likeliest offered beside the answer
     // ("Not this one?"), one tap to take one instead.
     var meant = likeliest(svg, near, k);
-    queueTap(meant.el, null, undefined, meant.instead.map(function (l) {
-      return l.el.getAttribute("data-route-id");
-    }));
+    queueTap(meant.el, null, undefined, ids(meant.instead));
     return true;
+  }
+
+  function ids(lanes) {
+    return lanes.map(function (l) { return l.el.getAttribute("data-route-id"); });
   }
 
   // A finger lands ~FINGER_PX off where it aims, and on the whole board lanes run 5-10 px
@@ -661,23 +669,23 @@
     showChooser(box);
   }
 
-  // A lane claimed by a tap on the board (answered 200: a refusal is 422), with the free
-  // lanes the finger was about as near: "Not this one?" and a button per lane, at the bottom
-  // of the screen (where the "which lane?" choice shows; the answer at the top stays clear
-  // of the map) until the next tap, or INSTEAD_MS. A button releases the lane claimed and
-  // claims its own in one step (one Undo).
+  // A lane claimed by a tap on the board (answered 200: a refusal is 422), with the next
+  // likeliest free lanes: "Not this one?" and a button per lane (placeInstead) until the
+  // next tap, or INSTEAD_MS. A button releases the lane claimed and claims its own in one
+  // step (one Undo). After a city picked as a route's first end, the lanes the finger may
+  // have meant: a button claims its lane (and the city is dropped, as by any lane tapped).
   // (Called as the answer is swapped in: the lane's old element may still be in the page.)
   var INSTEAD_MS = 8000;
   function offerInstead(tap) {
     var claimed = document.querySelector(tap.key);
     if (!claimed) return;
     dropInstead();
-    var id = claimed.getAttribute("data-route-id");
+    var id = claimed.getAttribute("data-route-id");  // none: a city picked
     var row = document.createElement("div");
     row.id = "instead";
     row.className = "instead-offer";
     row.setAttribute("role", "group");
-    row.setAttribute("data-instead", id);
+    row.setAttribute("data-instead", id || claimed.getAttribute("data-city"));
     row.appendChild(Object.assign(document.createElement("span"), {
       textContent: document.body.getAttribute("data-msg-instead") || "" }));
     tap.instead.forEach(function (other) {
@@ -694,7 +702,7 @@
       // claimed: its side alone.
       var title = lane.querySelector("title");
       var text = (title ? title.textContent : other).split(" · ")[0];
-      var sibling = ends(lane) === ends(claimed) ? claimed : document.querySelector(
+      var sibling = id && ends(lane) === ends(claimed) ? claimed : document.querySelector(
         '#board a[data-route-id="' + CSS.escape(ends(lane) === other ? other + "--2" : ends(lane)) + '"]');
       var side = sibling && sibling !== lane ? sides([lane, sibling])[0].word : "";
       text = sibling === claimed ? side || text : [text, side].filter(Boolean).join(" · ");
@@ -702,7 +710,7 @@
       button.addEventListener("click", function () {
         dropInstead();
         var now = document.querySelector('#board a[data-route-id="' + CSS.escape(other) + '"]');
-        if (now) queueTap(now, null, undefined, null, { instead: id });
+        if (now) queueTap(now, null, undefined, null, id ? { instead: id } : undefined);
       });
       row.appendChild(button);
     });

@@ -46,6 +46,29 @@ def test_two_cities_tapped_on_the_whole_board_claim_the_route_between_them(
     assert phone.problems == []
 
 
+def test_a_city_picked_by_a_tap_meant_for_a_lane_offers_the_lanes_there(phone, table, shot):
+    # On the whole board a finger aiming at a short lane's middle now and then lands on one
+    # of its cities (18 of 240 routes in benchmarks/gestures.py, seeds 1-5): the lane is then
+    # one tap away, as after a lane taken wrongly.
+    table.new_game("europe", FOUR)
+    table.whole_board()
+    dot = table.city("Wien").locator(".dot").bounding_box()
+    with phone.expect_response(lambda r: "/cities/Wien" in r.url):
+        phone.touchscreen.tap(dot["x"] + dot["width"] / 2 + 2, dot["y"] + dot["height"] / 2 + 3)
+    expect(table.city("Wien")).to_have_class(re.compile(r"\bpicked\b"))
+    offer = phone.locator("#instead [data-instead-route]")
+    expect(offer.first).to_be_visible()
+    lanes = [b.get_attribute("data-instead-route") for b in offer.all()]
+    assert lanes and all("wien" in lane for lane in lanes)
+    shot(phone, "lanes-offered-by-a-city")
+    with phone.expect_response(lambda r: f"/routes/{lanes[0]}" in r.url):
+        offer.first.tap()
+    expect(table.lane(lanes[0])).to_have_class(owned_by("red"))
+    expect(phone.locator("#board a[data-city].picked")).to_have_count(0)  # the city dropped
+    assert table.score()["players"][0]["routes"] == [lanes[0]]
+    assert phone.problems == []
+
+
 def test_a_typed_route_offers_its_lanes_and_enter_claims_a_single_one(phone, table, shot):
     table.new_game("europe", FOUR)
     table.select("Cat")

@@ -1,6 +1,6 @@
 """Gestures a table needs to enter a board on a phone: taps, zooms and drags per route.
 
-``python benchmarks/gestures.py [--routes 48] [--finger 8] [--seed 1]``: serves the app on a
+``python benchmarks/gestures.py [--routes 48] [--finger 8] [--seed 1-5]``: serves the app on a
 temporary SQLite file, opens a 4-player Europe game in headless Chromium at 390 x 844 (touch)
 and enters ``--routes`` routes spread over the players, as a player does, counting every
 gesture. A finger does not land where it aims: each tap lands off the aimed point by a normal
@@ -26,7 +26,8 @@ picked a city costs a tap on the lane wanted when "Not this one?" offers it besi
 answer, else one on the route's other city (a tap that picked another city is cancelled by a
 tap on it); a wrong lane claimed whose answer offers the lane wanted ("Not this one?") costs
 a tap on that button, else Undo and again.
-Prints gestures per route (target of issue 27: <= 1.5) and the taps that landed wrong.
+Prints gestures per route for each seed (a game and draw of taps) and the taps that landed
+wrong, then the figure: the mean over the seeds (target of issue 27: <= 1.5 over seeds 1-5).
 """
 
 from __future__ import annotations
@@ -320,40 +321,57 @@ def run(base: str, strategy: str, claims: list[tuple[str, str]], finger: float,
         return player
 
 
+def seeds(text: str) -> list[int]:
+    """``--seed``: one seed (``3``) or a range (``1-5``)."""
+    first, _, last = text.partition("-")
+    return list(range(int(first), int(last or first) + 1))
+
+
+def measure(strategy: str, claims: list[tuple[str, str]], finger: float, seed: int,
+            verbose: bool) -> Player:
+    """One strategy on a fresh app and game."""
+    from werkzeug.serving import make_server
+
+    with tempfile.TemporaryDirectory() as folder:
+        app = create_app({"DATABASE": str(Path(folder) / "g.sqlite3"),
+                          "SECRET_KEY": "gestures"})
+        server = make_server("127.0.0.1", 0, app, threaded=True)
+        thread = threading.Thread(target=server.serve_forever, daemon=True)
+        thread.start()
+        try:
+            return run(f"http://127.0.0.1:{server.server_port}", strategy, claims, finger,
+                       seed, verbose)
+        finally:
+            server.shutdown()
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--routes", type=int, default=48)
     parser.add_argument("--finger", type=float, default=8.0)
-    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--seed", type=seeds, default="1-5", help="a game and draw of taps, "
+                        "or a range of them (default 1-5): the figure is their mean")
     parser.add_argument("--verbose", action="store_true", help="each route's gestures and what "
                         "the page asked on the way")
     parser.add_argument("--strategy", choices=[*STRATEGIES, "all"], default="all")
     args = parser.parse_args()
-    from werkzeug.serving import make_server
-
     logging.getLogger("werkzeug").setLevel(logging.WARNING)
 
-    claims = plan(args.routes, args.seed)
     strategies = list(STRATEGIES) if args.strategy == "all" else [args.strategy]
-    print(f"{len(claims)} routes of a 4-player Europe game at 390 x 844, finger error "
-          f"{args.finger:g} px, seed {args.seed}")
+    print(f"{args.routes} routes of a 4-player Europe game at 390 x 844, finger error "
+          f"{args.finger:g} px, seeds {', '.join(map(str, args.seed))}")
     for strategy in strategies:
-        with tempfile.TemporaryDirectory() as folder:
-            app = create_app({"DATABASE": str(Path(folder) / "g.sqlite3"),
-                              "SECRET_KEY": "gestures"})
-            server = make_server("127.0.0.1", 0, app, threaded=True)
-            thread = threading.Thread(target=server.serve_forever, daemon=True)
-            thread.start()
-            try:
-                player = run(f"http://127.0.0.1:{server.server_port}", strategy, claims,
-                             args.finger, args.seed, args.verbose)
-            finally:
-                server.shutdown()
-        per_route = player.gestures / len(claims)
-        print(f"{strategy:>7}: {player.gestures} gestures, {per_route:.2f} per route "
-              f"(target <= {TARGET}), "
-              f"{player.wrong} taps that claimed a wrong lane or none, "
-              f"{len(player.missed)} routes not entered {player.missed}")
+        gestures = routes = 0
+        for seed in args.seed:
+            claims = plan(args.routes, seed)
+            player = measure(strategy, claims, args.finger, seed, args.verbose)
+            gestures, routes = gestures + player.gestures, routes + len(claims)
+            print(f"{strategy:>7} seed {seed}: {player.gestures} gestures, "
+                  f"{player.gestures / len(claims):.2f} per route, "
+                  f"{player.wrong} taps that claimed a wrong lane or none, "
+                  f"{len(player.missed)} routes not entered {player.missed}")
+        print(f"{strategy:>7}: {gestures / routes:.2f} gestures per route, the mean over "
+              f"{len(args.seed)} seed(s) (target <= {TARGET})")
 
 
 if __name__ == "__main__":

@@ -311,7 +311,8 @@
     return best;
   }
 
-  // The lanes and the city nearest the point (x, y in client pixels), with the scale.
+  // The lanes and the city nearest the point (x, y in client pixels), with the scale and
+  // the point in board units.
   function nearest(svg, x, y) {
     var ctm = svg.getScreenCTM();
     if (!ctm) return null;
@@ -326,7 +327,7 @@
       var d = Math.hypot(p.x - +dot.getAttribute("cx"), p.y - +dot.getAttribute("cy"));
       if (!city || d < city.d) city = { el: el, d: d };
     });
-    return { lanes: lanes, city: city, k: Math.hypot(ctm.a, ctm.b) };
+    return { lanes: lanes, city: city, k: Math.hypot(ctm.a, ctm.b), p: p };
   }
 
   function ends(lane) {
@@ -357,73 +358,119 @@
     else if (lane && lane.d <= laneReach) target = lane.el;
     else if (city && city.d <= 26) target = city.el;
     if (!target) return true;  // open sea: nothing to do
-    if (target === lane.el && !svg.closest(".scan-map") && lane.d * k > ON_LANE_PX
-        && !free(lane.el)) {
-      // Near another player's lane (or a closed one, or one of the player's own) but not on
-      // it, a free lane as near within a fingertip is the one meant: the first could not be
-      // claimed anyway, and a lane of one's own is released by a tap on it, or by Undo.
-      var meant = near.lanes.filter(function (l) {
-        return free(l.el) && (l.d - lane.d) * k <= SET_ASIDE_PX;
-      })[0];
-      if (meant) {
-        // (the player's own lane stays in the question only as the other lane of its double)
-        near.lanes = [meant].concat(near.lanes.filter(function (l) {
-          return l !== meant && (free(l.el) || (claimable(l.el) && ends(l.el) === ends(meant.el)));
-        }));
-        lane = meant;
-        target = lane.el;
-      }
-    }
     if (target === lane.el && svg.closest(".scan-map")) {
       chooseOwner(lane.el);
       return true;
     }
-    if (target === lane.el) {
-      var other = near.lanes[1];
-      // Between the two lanes of a double, closer together than a fingertip: ask.
-      if (other && ends(other.el) === ends(lane.el) && (lane.d + other.d) * k < 16
-          && lane.d > MIDDLE * (lane.d + other.d)) {
-        chooserTap = { x: x, y: y, t: Date.now() };
-        chooseLane([lane.el, other.el]);
-        return true;
+    if (target !== lane.el) {
+      // A route's first city picked: the lanes the finger may have meant are offered too.
+      var lanes = [];
+      if (mode === "routes" && !first && lane.d <= laneReach) {
+        var guess = likeliest(svg, near, k);
+        lanes = [guess].concat(guess.instead).filter(function (l) { return open(l.el); });
       }
-      // Between lanes of different routes, as near one as the other for a fingertip: the
-      // place magnified, where each lane is big enough to tap, with a button per lane.
-      var close = near.lanes.filter(function (l) {
-        return l.d * k <= Math.min(12, lane.d * k + TIE_PX);
-      });
-      var routes = close.map(function (l) { return ends(l.el); })
-        .filter(function (e, i, all) { return all.indexOf(e) === i; });
-      if (routes.length > 1) {
-        chooserTap = { x: x, y: y, t: Date.now() };
-        chooseLane(close.slice(0, 4).map(function (l) { return l.el; }),
-                   { svg: svg, x: x, y: y });
-        return true;
-      }
+      queueTap(target, null, undefined, ids(lanes.slice(0, 4)));
+      return true;
     }
-    // Any other tap claims the nearest lane; the free lanes about as near (a finger lands
-    // ~8 px off where it aims) are offered beside the answer, one tap to take one instead.
-    var instead = target === lane.el && free(lane.el) ? near.lanes.filter(function (l) {
-      return l !== lane && free(l.el) && (l.d - lane.d) * k <= INSTEAD_PX;
-    }).slice(0, 4).map(function (l) { return l.el.getAttribute("data-route-id"); }) : [];
-    queueTap(target, null, undefined, instead);
+    // A lane: the likeliest the finger meant, the next likeliest offered beside the answer
+    // ("Not this one?"), one tap to take one instead.
+    var meant = likeliest(svg, near, k);
+    queueTap(meant.el, null, undefined, ids(meant.instead));
     return true;
   }
 
-  // Two lanes as near the tap as each other, within this much on the screen, are a tie:
-  // the tap says nothing about which was meant, and the page asks. Otherwise the nearer one
-  // is taken, the other offered instead (a finger lands ~8 px off where it aims).
-  var TIE_PX = 0.75;
-  var MIDDLE = 0.45;  // between a double's lanes, a tap this far across or more is a tie
-  var NEIGHBOUR_PX = 30;
+  function ids(lanes) {
+    return lanes.map(function (l) { return l.el.getAttribute("data-route-id"); });
+  }
+
+  // A finger lands ~FINGER_PX off where it aims, and on the whole board lanes run 5-10 px
+  // apart: the lane nearest the tap was the one meant two times in three. So the tap goes to
+  // the likeliest lane the selected player may claim, for a player who aims at a lane's
+  // middle (README: entering a board fastest), weighing how far the finger is from a point
+  // of the lane, in fingers, with how far that point is from the lane's middle, in quarters
+  // of the lane. A tap on a lane's printed spaces (ON_LANE_PX) counts as one on its middle.
+  var FINGER_PX = 8;
+  var ALONG = 0.25;  // how far along a lane from its middle a player aims: a quarter of it
   var ON_LANE_PX = 2;  // a tap this near a lane is on it (the printed spaces' half width)
-  var SET_ASIDE_PX = 8;  // a finger lands ~8 px off where it aims
-  var INSTEAD_PX = 16;  // lanes this much farther than the one taken are offered instead
   var LANE_REACH_PX = 20;  // a tap farther than this from every lane is open sea
+  var INSTEAD_REACH_PX = 32;  // free lanes this near the tap are offered instead (four at most)
+  var NEIGHBOUR_PX = 30;  // a route's second city: this near its dot (neighbourTapped)
+
+  // How unlikely it is that a finger at board point ``p`` meant lane ``l`` ({ el, d: its
+  // distance }), the lower the likelier: 0 on its middle, 0.5 a finger from its middle or on
+  // it a quarter of its length away from its middle, 2 on its end (half the square of the
+  // distance counted in fingers and in quarters of the lane).
+  function miss(svg, l, p, k) {
+    var finger = FINGER_PX / k, pts = lanePoints(svg, l.el), len = pts[pts.length - 1].s;
+    var best = Infinity;
+    pts.forEach(function (q) {
+      var off = Math.hypot(p.x - q.x, p.y - q.y) / finger;
+      var along = (q.s - len / 2) / (ALONG * len || 1);
+      best = Math.min(best, (off * off + along * along) / 2);
+    });
+    var across = l.d / finger;
+    return l.d * k <= ON_LANE_PX ? Math.min(best, across * across / 2) : best;
+  }
+
+  // The lane a tap on the board claims ({ el, instead: the lanes to offer instead }), from
+  // the lanes nearest the point (nearest()): the likeliest (miss()) the selected player may
+  // claim (open()) within reach. Nearest the player's own lane, a lane to claim counts only
+  // up to a finger farther, and a tap on their own lane releases it; on a lane they may not
+  // claim (another player's, closed, the other lane of their double), only within a finger
+  // of the tap, else the tap goes to that lane and the answer says why it is refused.
+  function likeliest(svg, near, k) {
+    var lane = near.lanes[0], on = lane.d * k <= ON_LANE_PX;
+    var reach = Math.max(14, LANE_REACH_PX / k);  // as boardTap's
+    if (!free(lane.el) && claimable(lane.el)) reach = on ? -1 : lane.d + FINGER_PX / k;
+    else if (!open(lane.el) && on) reach = FINGER_PX / k;
+    var ranked = [];
+    near.lanes.forEach(function (l) {
+      if (l.d * k <= INSTEAD_REACH_PX && open(l.el)) {
+        ranked.push({ el: l.el, d: l.d, miss: miss(svg, l, near.p, k) });
+      }
+    });
+    ranked.sort(function (a, b) { return a.miss - b.miss; });
+    var meant = ranked.filter(function (l) { return l.d <= reach; })[0];
+    if (!meant) return { el: lane.el, instead: [] };
+    return { el: meant.el, instead: ranked.filter(function (l) {
+      return l !== meant;
+    }).slice(0, 4) };
+  }
+
+  // Points along a lane's hit line, a few board units apart, each with how far along the
+  // line it lies (s); kept per board drawing.
+  var alongs = new WeakMap();
+  function lanePoints(svg, lane) {
+    var known = alongs.get(svg);
+    if (!known) alongs.set(svg, known = {});
+    var id = lane.getAttribute("data-route-id");
+    if (known[id]) return known[id];
+    var corners = lane.querySelector("polyline").getAttribute("points").trim().split(/\s+/)
+      .map(function (xy) { var c = xy.split(","); return { x: +c[0], y: +c[1] }; });
+    var pts = [{ x: corners[0].x, y: corners[0].y, s: 0 }], s = 0;
+    for (var i = 1; i < corners.length; i++) {
+      var a = corners[i - 1], b = corners[i], step = Math.hypot(b.x - a.x, b.y - a.y);
+      var n = Math.max(1, Math.ceil(step / 4));
+      for (var j = 1; j <= n; j++) {
+        pts.push({ x: a.x + (b.x - a.x) * j / n, y: a.y + (b.y - a.y) * j / n,
+                   s: s + step * j / n });
+      }
+      s += step;
+    }
+    known[id] = pts;
+    return pts;
+  }
 
   // A lane the selected player may claim: nobody's, not closed to them.
   function free(lane) {
     return !/\b(own|closed)\b/.test(lane.getAttribute("class") || "");
+  }
+
+  // The selected player's colour, as the lanes' classes name it ("own-red").
+  function myColor() {
+    var me = document.querySelector('#players button[data-player][aria-pressed="true"]');
+    var color = me && /\bpc-(\w+)/.exec(me.getAttribute("class") || "");
+    return color ? color[1] : null;
   }
 
   // A lane the selected player may claim or release: not another player's, not closed.
@@ -431,9 +478,19 @@
     var kind = lane.getAttribute("class") || "";
     if (/\bclosed\b/.test(kind)) return false;
     if (!/\bown\b/.test(kind)) return true;
-    var me = document.querySelector('#players button[data-player][aria-pressed="true"]');
-    var color = me && /\bpc-(\w+)/.exec(me.getAttribute("class") || "");
-    return !!color && kind.indexOf("own-" + color[1]) >= 0;
+    var color = myColor();
+    return !!color && kind.indexOf("own-" + color) >= 0;
+  }
+
+  // A free lane the rules let the selected player claim: not the other lane of a double
+  // they hold one lane of (one player may never own both).
+  function open(lane) {
+    if (!free(lane)) return false;
+    var color = myColor(), route = ends(lane);
+    return !color || !Array.prototype.some.call(
+      lane.ownerSVGElement.querySelectorAll("a.own-" + color), function (mine) {
+        return ends(mine) === route;
+      });
   }
 
   // Which city each lane joins, from the board's drawing: the cities nearest its two ends
@@ -483,64 +540,6 @@
     });
     return best && best.el;
   }
-
-  // The board around a tap, magnified (a copy of the drawing, without its links): a tap
-  // on it goes to the nearest lane there, which is ~4 times as far from its neighbours.
-  function loupe(at, lanes, box) {
-    var ctm = at.svg.getScreenCTM();
-    var k = Math.hypot(ctm.a, ctm.b);
-    var p = new DOMPoint(at.x, at.y).matrixTransform(ctm.inverse());
-    var w = 84 / k, h = 54 / k;
-    var copy = at.svg.cloneNode(true);
-    copy.querySelectorAll("[id]").forEach(function (el) { el.removeAttribute("id"); });
-    copy.querySelectorAll("a").forEach(function (a) {
-      a.removeAttribute("href");
-      a.removeAttribute("hx-post");
-      a.classList.remove("tap-pending");
-    });
-    copy.setAttribute("viewBox", [p.x - w / 2, p.y - h / 2, w, h].join(" "));
-    copy.setAttribute("aria-hidden", "true");
-    var mark = document.createElementNS("http://www.w3.org/2000/svg", "circle");
-    mark.setAttribute("class", "loupe-mark");
-    mark.setAttribute("cx", p.x);
-    mark.setAttribute("cy", p.y);
-    mark.setAttribute("r", 3 / k);
-    copy.appendChild(mark);
-    var wrap = document.createElement("div");
-    wrap.className = "board loupe";
-    wrap.setAttribute("data-loupe", "");
-    wrap.appendChild(copy);
-    var ids = lanes.map(function (l) { return l.getAttribute("data-route-id"); });
-    wrap.addEventListener("click", function (e) {
-      var near = nearest(copy, e.clientX, e.clientY);
-      var hit = near && near.lanes[0];
-      if (!hit || hit.d * near.k > 24) return;
-      var id = hit.el.getAttribute("data-route-id");
-      var lane = document.querySelector('#board a[data-route-id="' + CSS.escape(id) + '"]');
-      box.remove();
-      if (lane) queueTap(lane);
-    });
-    ids.forEach(function (id) {
-      var l = copy.querySelector('a[data-route-id="' + CSS.escape(id) + '"]');
-      if (l) l.classList.add("offered");
-    });
-    return wrap;
-  }
-
-  // The click that follows the tap which opened a chooser comes after it is shown, and may
-  // land on it (the magnified board, a button) under the finger: it is that tap's, not a
-  // choice. (The board's own clicks are swallowed in setupMap.)
-  var chooserTap = null;
-  document.addEventListener("click", function (e) {
-    var tap = chooserTap;
-    if (!tap || Date.now() - tap.t > 800) { chooserTap = null; return; }
-    if (Math.hypot(e.clientX - tap.x, e.clientY - tap.y) > 30) return;
-    chooserTap = null;
-    if (e.target.closest && e.target.closest("#lane-choice")) {
-      e.preventDefault();
-      e.stopPropagation();
-    }
-  }, true);
 
   // A chooser of big buttons (a lane's owner, one lane of a double) with a cancel button,
   // shown over the page until a choice or the cancel removes it.
@@ -622,17 +621,9 @@
     });
   }
 
-  // The player who owns a lane, from its colour class and the player bar.
-  function ownerName(lane) {
-    var m = /\bown-(\w+)/.exec(lane.getAttribute("class") || "");
-    var button = m && document.querySelector('#players [data-player].pc-' + m[1]);
-    return button ? button.getAttribute("data-player") : "";
-  }
-
-  // Two big buttons, one per lane of the double; the lane's title names it and its colour,
-  // then its side and its owner. ``at`` (a tap between lanes of different routes): a button
-  // per lane near it, and the place magnified above them (loupe).
-  function chooseLane(lanes, at) {
+  // Two big buttons, one per lane of a double (two cities tapped, both lanes free); the
+  // lane's title names it and its colour, then its side.
+  function chooseLane(lanes) {
     var old = document.getElementById("lane-choice");
     if (old) old.remove();
     var box = document.createElement("div");
@@ -640,14 +631,12 @@
     box.className = "lane-choice";
     box.setAttribute("role", "dialog");
     var question = document.createElement("p");
-    question.textContent = document.body.getAttribute(
-      at ? "data-msg-which-route" : "data-msg-which-lane") || "";
+    question.textContent = document.body.getAttribute("data-msg-which-lane") || "";
     box.appendChild(question);
-    if (at) box.appendChild(loupe(at, lanes, box));
     lanes = lanes.slice().sort(function (a, b) {
       return a.getAttribute("data-route-id") < b.getAttribute("data-route-id") ? -1 : 1;
     });
-    var where = lanes.length === 2 && !at ? sides(lanes) : lanes.map(function () {
+    var where = lanes.length === 2 ? sides(lanes) : lanes.map(function () {
       return { side: "", word: "" };
     });
     lanes.forEach(function (lane, i) {
@@ -666,11 +655,9 @@
       var extra = document.createElement("b");
       extra.className = "lane-side";
       extra.setAttribute("data-side", where[i].side);
-      var owner = ownerName(lane);
-      extra.textContent = [where[i].word, owner].filter(Boolean).join(" · ");
+      extra.textContent = where[i].word;
       text.appendChild(extra);
       button.appendChild(text);
-      if (/\bown\b/.test(lane.getAttribute("class") || "")) button.classList.add("owned");
       button.addEventListener("click", function () {
         box.remove();
         var current = document.querySelector('#board a[data-route-id="' +
@@ -682,23 +669,23 @@
     showChooser(box);
   }
 
-  // A lane claimed by a tap on the board (answered 200: a refusal is 422), with the free
-  // lanes the finger was about as near: "Not this one?" and a button per lane, at the bottom
-  // of the screen (where the "which lane?" choice shows; the answer at the top stays clear
-  // of the map) until the next tap, or INSTEAD_MS. A button releases the lane claimed and
-  // claims its own in one step (one Undo).
+  // A lane claimed by a tap on the board (answered 200: a refusal is 422), with the next
+  // likeliest free lanes: "Not this one?" and a button per lane (placeInstead) until the
+  // next tap, or INSTEAD_MS. A button releases the lane claimed and claims its own in one
+  // step (one Undo). After a city picked as a route's first end, the lanes the finger may
+  // have meant: a button claims its lane (and the city is dropped, as by any lane tapped).
   // (Called as the answer is swapped in: the lane's old element may still be in the page.)
   var INSTEAD_MS = 8000;
   function offerInstead(tap) {
     var claimed = document.querySelector(tap.key);
     if (!claimed) return;
     dropInstead();
-    var id = claimed.getAttribute("data-route-id");
+    var id = claimed.getAttribute("data-route-id");  // none: a city picked
     var row = document.createElement("div");
     row.id = "instead";
     row.className = "instead-offer";
     row.setAttribute("role", "group");
-    row.setAttribute("data-instead", id);
+    row.setAttribute("data-instead", id || claimed.getAttribute("data-city"));
     row.appendChild(Object.assign(document.createElement("span"), {
       textContent: document.body.getAttribute("data-msg-instead") || "" }));
     tap.instead.forEach(function (other) {
@@ -715,7 +702,7 @@
       // claimed: its side alone.
       var title = lane.querySelector("title");
       var text = (title ? title.textContent : other).split(" · ")[0];
-      var sibling = ends(lane) === ends(claimed) ? claimed : document.querySelector(
+      var sibling = id && ends(lane) === ends(claimed) ? claimed : document.querySelector(
         '#board a[data-route-id="' + CSS.escape(ends(lane) === other ? other + "--2" : ends(lane)) + '"]');
       var side = sibling && sibling !== lane ? sides([lane, sibling])[0].word : "";
       text = sibling === claimed ? side || text : [text, side].filter(Boolean).join(" · ");
@@ -723,13 +710,30 @@
       button.addEventListener("click", function () {
         dropInstead();
         var now = document.querySelector('#board a[data-route-id="' + CSS.escape(other) + '"]');
-        if (now) queueTap(now, null, undefined, null, { instead: id });
+        if (now) queueTap(now, null, undefined, null, id ? { instead: id } : undefined);
       });
       row.appendChild(button);
     });
     if (!row.querySelector("button")) return;
     document.body.appendChild(row);
+    placeInstead(row);
     row.timer = setTimeout(dropInstead, INSTEAD_MS);
+  }
+  // Over the map, the offer's buttons took taps meant for the lanes under them: it shows
+  // under the map when the screen has room there, else above it (under the strip), else at
+  // the bottom of the screen.
+  function placeInstead(row) {
+    var map = document.getElementById("viewport");
+    if (!map) return;
+    var r = map.getBoundingClientRect(), h = row.offsetHeight + 8;
+    var strip = document.querySelector("[data-strip].show");
+    var top = strip ? strip.getBoundingClientRect().bottom : 0;
+    if (window.innerHeight - r.bottom >= h) {
+      row.style.top = r.bottom + 4 + "px";
+      row.style.bottom = "auto";
+    } else if (r.top - top >= h) {
+      row.style.bottom = window.innerHeight - r.top + 4 + "px";
+    }
   }
   function dropInstead() {
     var row = document.getElementById("instead");

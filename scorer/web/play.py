@@ -285,6 +285,8 @@ def tap_route(game_id: str, route_id: str) -> Response | tuple[str, int]:
     stored = get_game(game_id)
     game = stored.game
     ui = _ui()
+    if ui["mode"] == "routes":  # the route meant is this lane, not one named by two cities
+        ui["first_city"] = ""
     player = active_player(stored, _field("player"))
     try:
         route = game.board.route(route_id[:MAX_FIELD * 2])

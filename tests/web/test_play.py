@@ -232,6 +232,21 @@ def test_in_routes_mode_two_city_taps_claim_the_route_between_them(client, europ
     assert "released" in message(released.text)
 
 
+def test_a_lane_tapped_after_a_routes_first_city_claims_it_and_drops_the_city(client, europe):
+    # The page offers the lanes the finger may have meant beside the city picked: one of
+    # them tapped is the route meant, and a tap after it must not name the city's other end.
+    answer = client.hx(f"/games/{europe}/routes/wien--zagrab",
+                       {"player": "Ann", "mode": "routes", "first_city": "Wien"})
+    assert message(answer.text).startswith("Ann claims Wien–Zagrab")
+    assert 'id="first-city" value=""' in answer.text
+    wien = re.search(r'<a [^>]*data-city="Wien"[^>]*>', answer.text)
+    assert wien and "picked" not in wien.group(0)
+    # a ticket's first city stays picked (ticket mode)
+    ticket = client.hx(f"/games/{europe}/routes/paris--zurich",
+                       {"player": "Ann", "mode": "ticket", "first_city": "Wien"})
+    assert 'id="first-city" value="Wien"' in ticket.text
+
+
 def test_two_cities_of_a_double_offer_both_lanes_and_no_route_is_refused(client, europe):
     offer = client.hx(f"/games/{europe}/cities/Frankfurt",
                       {"player": "Ann", "mode": "routes", "first_city": "Paris"})

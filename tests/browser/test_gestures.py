@@ -128,10 +128,8 @@ def test_enter_claims_the_first_route_the_finder_offers_a_taken_one_listed_last(
     assert phone.problems == []
 
 
-# A point of the whole board about as near two lanes of different routes (screen px), found
-# on the page: the lanes' hit lines in screen coordinates, a grid of points over the map.
-FIND_BETWEEN = """() => {
-  const svg = document.querySelector('#board svg');
+# Every lane's hit line of the whole board in screen px (svg, lanes), for the searches below.
+SCREEN_LANES = """  const svg = document.querySelector('#board svg');
   const ctm = svg.getScreenCTM();
   const lanes = [...svg.querySelectorAll('a[data-route-id]')].map(a => ({
     id: a.dataset.routeId, route: a.dataset.routeId.replace(/--2$/, ''),
@@ -139,7 +137,12 @@ FIND_BETWEEN = """() => {
       const [x, y] = p.split(',').map(Number);
       return new DOMPoint(x, y).matrixTransform(ctm);
     })}));
-  const seg = (p, a, b) => {
+"""
+
+
+# A point of the whole board about as near two lanes of different routes (screen px), found
+# on the page: the lanes' hit lines in screen coordinates, a grid of points over the map.
+FIND_BETWEEN = "() => {\n" + SCREEN_LANES + """  const seg = (p, a, b) => {
     const dx = b.x - a.x, dy = b.y - a.y, l = dx * dx + dy * dy;
     const t = l ? Math.max(0, Math.min(1, ((p.x - a.x) * dx + (p.y - a.y) * dy) / l)) : 0;
     return Math.hypot(p.x - a.x - t * dx, p.y - a.y - t * dy);
@@ -194,15 +197,7 @@ def test_a_tap_between_lanes_of_two_routes_claims_one_and_offers_the_other_inste
 # the middle of a lane B of another route, in the open (no city within a finger, no third
 # lane near): the finger was nearest A, but a player aiming at A's middle lands there far
 # less often than one aiming at B's.
-FIND_END_BESIDE_MIDDLE = """() => {
-  const svg = document.querySelector('#board svg');
-  const ctm = svg.getScreenCTM();
-  const lanes = [...svg.querySelectorAll('a[data-route-id]')].map(a => ({
-    id: a.dataset.routeId, route: a.dataset.routeId.replace(/--2$/, ''),
-    pts: a.querySelector('polyline').getAttribute('points').trim().split(/\\s+/).map(p => {
-      const [x, y] = p.split(',').map(Number);
-      return new DOMPoint(x, y).matrixTransform(ctm);
-    })}));
+FIND_END_BESIDE_MIDDLE = "() => {\n" + SCREEN_LANES + """
   // distance to the lane, and how far along it (0-1) its nearest point lies
   const near = (p, lane) => {
     let best = {d: Infinity, at: 0}, run = 0;

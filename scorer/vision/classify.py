@@ -126,7 +126,61 @@ def space_probabilities(
     share = np.bincount(owner_of, read, lanes) / np.bincount(owner_of, minlength=lanes)
     weak = (score[best, at] < config.lane_colour_min) | (share < config.lane_agree)
     best[weak] = int(np.abs(offsets).argmin())
-    return window[best[owner_of], each]
+    probs = window[best[owner_of], each]
+    if config.photo_weight > 0:
+        seen = np.stack(rows)[best[owner_of], each]
+        routes, _, _ = space_table(board)
+        printed = np.array([routes[i].color for i in owner_of])
+        probs = photo_look(probs, (seen - model.mean) / model.std, printed, config)
+    return probs
+
+
+def photo_look(
+    probs: np.ndarray, features: np.ndarray, printed: np.ndarray, config: VisionConfig
+) -> np.ndarray:
+    """The spaces read less surely than ``config.photo_unsure`` read again against the photo's
+    own sure spaces: per class, the mean distance (standardised features) to its
+    ``photo_neighbours`` nearest sure spaces of that class (for empty, of the same printed
+    colour: bare print looks like pieces of its colour), turned into a likelihood on the scale
+    of the sure spaces' own distances to their nearest of a kind, and multiplied in with
+    ``photo_weight`` among the classes that have such neighbours. A camera or a light the
+    model never saw moves every piece of a colour alike: the sure ones say where this photo's
+    dark green lies."""
+    top = probs.max(axis=1)
+    sure, unsure = top >= config.photo_sure, np.flatnonzero(top < config.photo_unsure)
+    kind = probs.argmax(axis=1)
+    k = config.photo_neighbours
+    if len(unsure) == 0:
+        return probs
+    near = np.full((len(unsure), probs.shape[1]), np.nan)
+    spread = []
+    for c in range(probs.shape[1]):
+        mine = sure & (kind == c)
+        if np.count_nonzero(mine) <= k:
+            continue
+        own = features[mine]
+        d = _distances(features[unsure], own)
+        if c == 0:
+            d = np.where(printed[unsure][:, None] == printed[mine][None, :], d, np.inf)
+        nearest = np.sort(d, axis=1)[:, :k].mean(axis=1)
+        near[:, c] = np.where(np.isfinite(nearest), nearest, np.nan)
+        inner = _distances(own, own)
+        spread.append(np.median(np.sort(inner, axis=1)[:, 1:k + 1].mean(axis=1)))
+    seen = ~np.isnan(near)
+    if not spread or not seen.any():
+        return probs
+    scale = float(np.median(spread)) + 1e-6
+    lowest = np.min(np.where(seen, near, np.inf), axis=1, keepdims=True)
+    gap = np.where(seen, near - lowest, 0.0) / scale
+    look = np.exp(-0.5 * gap ** 2) ** config.photo_weight
+    # the classes with neighbours share out what the model gave them together; the others
+    # keep their probability (no evidence either way)
+    given = np.where(seen, probs[unsure], 0.0)
+    mixed = given * look
+    moved = mixed * given.sum(axis=1, keepdims=True) / (mixed.sum(axis=1, keepdims=True) + 1e-12)
+    out = probs.copy()
+    out[unsure] = np.where(seen, moved, probs[unsure])
+    return out
 
 
 def sibling_side(board: Board) -> np.ndarray:
@@ -248,6 +302,13 @@ def clear_of_glare(
     if veiled.mean() > config.glare_photo_share:
         return np.zeros(lanes, dtype=bool)
     return np.bincount(owner_of, veiled, lanes) == 0
+
+
+def _distances(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Euclidean distances between the rows of ``a`` and of ``b``, by one matrix product (no
+    (len(a), len(b), features) array in memory)."""
+    squared = (a * a).sum(axis=1)[:, None] + (b * b).sum(axis=1)[None, :] - 2.0 * a @ b.T
+    return np.sqrt(np.maximum(squared, 0.0))
 
 
 def _decide(route: str, p: np.ndarray, config: VisionConfig, clear: bool = False) -> LaneResult:

@@ -110,6 +110,15 @@ class VisionConfig:
     # away from it, measured at the offset nearest the sibling's printed lane that reads within
     # this of its best (``classify.space_probabilities``)
     double_shift_slack: float = 0.05
+    # a space the model reads less surely than ``photo_unsure`` is read again against this
+    # photo's own spaces read surer than ``photo_sure`` (their features, the nearest
+    # ``photo_neighbours`` of each class, an empty space among empty ones of its printed
+    # colour: this camera's and this light's look of each), with this weight (0: off;
+    # ``classify.photo_look``)
+    photo_weight: float = 0.5
+    photo_sure: float = 0.97
+    photo_unsure: float = 0.9
+    photo_neighbours: int = 3
     # a lane is claimed when at least this share of its spaces agree on one colour: above 3/4,
     # so a lane of up to four spaces needs all of them (one left bare is a lane half done, not
     # a misread space), a longer one may have one space misread

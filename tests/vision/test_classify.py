@@ -8,7 +8,13 @@ import numpy as np
 import pytest
 
 from scorer.boards import load_board
-from scorer.vision.classify import board_lab, lane_results, sibling_side, space_probabilities
+from scorer.vision.classify import (
+    board_lab,
+    lane_results,
+    photo_look,
+    sibling_side,
+    space_probabilities,
+)
 from scorer.vision.config import DEFAULT, VisionConfig
 from scorer.vision.decode import decode_scaled
 from scorer.vision.model import CLASSES, load_model
@@ -138,7 +144,7 @@ def lanes_right(truth: dict, board, lab) -> float:
 
 def test_lanes_are_read_at_the_sideways_offsets_of_the_config():
     truth, board, lab = read_lanes(SAMPLES / "usa-01.jpg")
-    centred = replace(DEFAULT, lane_offsets=(0.0,))
+    centred = replace(DEFAULT, lane_offsets=(0.0,), photo_weight=0.0)  # the model alone
     expected = load_model().probabilities(space_features(lab, board))
     assert np.allclose(space_probabilities(lab, board, config=centred), expected, atol=1e-6)
     assert not np.allclose(space_probabilities(lab, board), expected, atol=1e-6)
@@ -358,3 +364,51 @@ def test_a_surely_empty_lane_stays_sure_and_a_weak_one_stays_asked():
     sure = lane_of(lane_results(bare_print_probabilities(route, 0.97), USA, veil=clear), route)
     weak = lane_of(lane_results(bare_print_probabilities(route, 0.45), USA, veil=clear), route)
     assert sure.confidence > 0.95 and weak.confidence < DEFAULT.doubt_below
+
+
+def _photo(sure_green: np.ndarray, sure_empty: np.ndarray, unsure: np.ndarray,
+           unsure_probs: list[float]) -> tuple[np.ndarray, np.ndarray]:
+    """Probabilities and features of a photo: sure green pieces, sure empty spaces, and unsure
+    spaces read with ``unsure_probs`` (empty, red, blue, green, yellow, black)."""
+    def sure(kind: str, n: int) -> np.ndarray:
+        p = np.full((n, len(CLASSES)), 0.002)
+        p[:, CLASSES.index(kind)] = 0.99
+        return p
+    unsure_p = np.tile(np.array(unsure_probs), (len(unsure), 1))
+    return (np.vstack([sure("green", len(sure_green)), sure("empty", len(sure_empty)), unsure_p]),
+            np.vstack([sure_green, sure_empty, unsure]).astype(float))
+
+
+def test_an_unsure_space_that_looks_like_this_photos_sure_green_pieces_reads_green():
+    # a camera that makes green pieces dark: the model reads them half empty, but they look
+    # like this photo's own sure green pieces, not like its bare green print
+    rng = np.random.default_rng(1)
+    green, bare = rng.normal(0, 0.3, (12, 4)), rng.normal(5, 0.3, (12, 4))
+    dark_green = rng.normal(0.4, 0.3, (3, 4))
+    probs, features = _photo(green, bare, dark_green, [0.55, 0, 0, 0.45, 0, 0])
+    printed = np.array(["green"] * len(probs))
+    config = replace(DEFAULT, photo_weight=0.5)
+    read = photo_look(probs, features, printed, config)
+    assert (read[-3:].argmax(axis=1) == CLASSES.index("green")).all()
+    assert np.allclose(read[:-3], probs[:-3])  # the sure spaces are not read again
+    assert np.allclose(read.sum(axis=1), 1.0)
+    # with the weight at 0 nothing moves (the model alone: empty first)
+    assert np.allclose(photo_look(probs, features, printed, replace(DEFAULT, photo_weight=0.0)),
+                       probs)
+
+
+def test_bare_print_is_compared_with_bare_print_of_its_own_colour():
+    # an unsure space of a green route that looks like the sure green pieces: without sure
+    # empty spaces of green print to compare with, the photo gives no evidence for empty and
+    # the model's reading stands; with them, the nearer kind wins
+    rng = np.random.default_rng(2)
+    green, bare = rng.normal(0, 0.3, (12, 4)), rng.normal(5, 0.3, (12, 4))
+    unsure = rng.normal(4.6, 0.3, (2, 4))  # near the bare print
+    probs, features = _photo(green, bare, unsure, [0.45, 0, 0, 0.55, 0, 0])
+    config = replace(DEFAULT, photo_weight=0.5)
+    own = np.array(["green"] * len(probs))
+    assert (photo_look(probs, features, own, config)[-2:].argmax(axis=1) == 0).all()
+    other = own.copy()
+    other[12:24] = "red"  # the sure empties are of red print: nothing to compare with
+    read = photo_look(probs, features, other, config)
+    assert (read[-2:].argmax(axis=1) == CLASSES.index("green")).all()

@@ -148,10 +148,10 @@ def photo_look(
     dark green lies."""
     top = probs.max(axis=1)
     sure, unsure = top >= config.photo_sure, np.flatnonzero(top < config.photo_unsure)
-    kind = probs.argmax(axis=1)
-    k = config.photo_neighbours
     if len(unsure) == 0:
         return probs
+    kind = probs.argmax(axis=1)
+    k = config.photo_neighbours
     near = np.full((len(unsure), probs.shape[1]), np.nan)
     spread = []
     for c in range(probs.shape[1]):
@@ -167,7 +167,7 @@ def photo_look(
         inner = _distances(own, own)
         spread.append(np.median(np.sort(inner, axis=1)[:, 1:k + 1].mean(axis=1)))
     seen = ~np.isnan(near)
-    if not spread or not seen.any():
+    if not seen.any():  # no class with sure spaces to compare with (spread is empty then too)
         return probs
     scale = float(np.median(spread)) + 1e-6
     lowest = np.min(np.where(seen, near, np.inf), axis=1, keepdims=True)

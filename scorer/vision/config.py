@@ -119,6 +119,13 @@ class VisionConfig:
     photo_sure: float = 0.97
     photo_unsure: float = 0.9
     photo_neighbours: int = 3
+    # a class that covers less than ``photo_prior_floor`` of the photo's spaces (estimated from
+    # the photo's own probabilities) is weighed down in proportion, to this power (0: off;
+    # ``classify.photo_priors``): chosen among 0.05, 0.06, 0.1 and 1/6 on the real photos read
+    # by models that never saw their board (--lso), 0.1 and up cost colours of 20 pieces on the
+    # stress renders
+    photo_prior: float = 1.0
+    photo_prior_floor: float = 0.05
     # a lane is claimed when at least this share of its spaces agree on one colour: above 3/4,
     # so a lane of up to four spaces needs all of them (one left bare is a lane half done, not
     # a misread space), a longer one may have one space misread

@@ -12,6 +12,7 @@ from scorer.vision.classify import (
     board_lab,
     lane_results,
     photo_look,
+    photo_priors,
     sibling_side,
     space_probabilities,
 )
@@ -46,10 +47,16 @@ def lane_of(results, route_id: str):
 
 
 def test_a_lane_covered_by_one_colour_is_owned_and_others_are_empty():
-    probs = probabilities(USA, {"denver--omaha": ["red"] * 4})
+    probs = probabilities(USA, {"calgary--helena": ["red"] * 4})
     got = owners(lane_results(probs, USA))
-    assert got["denver--omaha"] == "red"
-    assert {k for k, v in got.items() if v} == {"denver--omaha"}
+    assert got["calgary--helena"] == "red"
+    assert {k for k, v in got.items() if v} == {"calgary--helena"}
+
+
+def with_pieces_elsewhere(colour: str, lanes: dict[str, list[str | None]]) -> dict:
+    """``lanes`` and a grey route claimed in ``colour``: the photo shows that colour's pieces
+    somewhere else than on routes printed in it (``test_a_colour_read_only_on_its_own_print``)."""
+    return {"calgary--seattle": [colour] * 4, **lanes}
 
 
 def test_a_half_covered_lane_is_doubtful_not_claimed():
@@ -59,9 +66,9 @@ def test_a_half_covered_lane_is_doubtful_not_claimed():
 
 
 def test_a_lane_claimed_or_surely_empty_ranks_its_decision_first():
-    results = lane_results(probabilities(USA, {"denver--omaha": ["red"] * 4}), USA)
-    assert (lane_of(results, "denver--omaha").likely, lane_of(results, "denver--omaha").second
-            ) == ("red", "empty")
+    results = lane_results(probabilities(USA, {"calgary--helena": ["red"] * 4}), USA)
+    assert (lane_of(results, "calgary--helena").likely,
+            lane_of(results, "calgary--helena").second) == ("red", "empty")
     assert lane_of(results, "helena--seattle").likely == "empty"
 
 
@@ -144,7 +151,8 @@ def lanes_right(truth: dict, board, lab) -> float:
 
 def test_lanes_are_read_at_the_sideways_offsets_of_the_config():
     truth, board, lab = read_lanes(SAMPLES / "usa-01.jpg")
-    centred = replace(DEFAULT, lane_offsets=(0.0,), photo_weight=0.0)  # the model alone
+    centred = replace(DEFAULT, lane_offsets=(0.0,), photo_weight=0.0,
+                      photo_prior=0.0)  # the model alone
     expected = load_model().probabilities(space_features(lab, board))
     assert np.allclose(space_probabilities(lab, board, config=centred), expected, atol=1e-6)
     assert not np.allclose(space_probabilities(lab, board), expected, atol=1e-6)
@@ -244,10 +252,23 @@ def test_pieces_read_surely_in_their_route_s_own_printed_colour_keep_their_owner
     """A sure read in the route's own colour is pieces, not print (on real photos read by a
     model that never saw their board, bare print read up to 0.85): it is not listed to check."""
     route = USA.routes[route_id]
-    probs = probabilities(USA, {route_id: [colour] * route.length}, sure=0.98)
+    probs = probabilities(USA, with_pieces_elsewhere(colour, {route_id: [colour] * route.length}),
+                          sure=0.98)
     lane = lane_of(lane_results(probs, USA), route_id)
     assert lane.owner == colour
     assert lane.confidence >= 0.75
+
+
+@OWN_COLOUR
+def test_a_colour_read_only_on_its_own_print_is_bare_print(route_id, colour):
+    """The same sure read, with no piece of that colour anywhere else on the board (an empty
+    board, or a colour nobody plays): the print of a bare route, asked, empty first."""
+    route = USA.routes[route_id]
+    probs = probabilities(USA, {route_id: [colour] * route.length}, sure=0.98)
+    lane = lane_of(lane_results(probs, USA), route_id)
+    assert lane.owner is None
+    assert lane.confidence < 0.75
+    assert (lane.likely, lane.second) == ("empty", colour)
 
 
 @OWN_COLOUR
@@ -255,7 +276,8 @@ def test_pieces_read_surely_in_their_route_s_own_printed_colour_keep_their_owner
 def test_a_read_in_the_route_s_own_colour_needs_the_margin_to_pass_unchecked(
         route_id, colour, sure):
     route = USA.routes[route_id]
-    probs = probabilities(USA, {route_id: [colour] * route.length}, sure=sure)
+    probs = probabilities(USA, with_pieces_elsewhere(colour, {route_id: [colour] * route.length}),
+                          sure=sure)
     lane = lane_of(lane_results(probs, USA), route_id)
     assert lane.owner == colour
     assert lane.confidence < 0.75
@@ -412,3 +434,26 @@ def test_bare_print_is_compared_with_bare_print_of_its_own_colour():
     other[12:24] = "red"  # the sure empties are of red print: nothing to compare with
     read = photo_look(probs, features, other, config)
     assert (read[-2:].argmax(axis=1) == CLASSES.index("green")).all()
+
+
+def _board_of(counts: dict[str, int], read: dict[str, list[float]]) -> np.ndarray:
+    """Space probabilities: ``counts[kind]`` spaces read as ``read[kind]``."""
+    return np.vstack([np.tile(np.array(read[k], dtype=float), (n, 1)) for k, n in counts.items()])
+
+
+def test_a_colour_the_photo_hardly_shows_loses_weight_and_a_common_one_keeps_it():
+    # an empty board: 300 bare spaces, 8 of them bare yellow print read 0.6 yellow
+    bare, yellow_print = [0.9, 0.02, 0.02, 0.02, 0.02, 0.02], [0.36, 0.01, 0.01, 0.01, 0.6, 0.01]
+    empty_board = _board_of({"bare": 292, "print": 8}, {"bare": bare, "print": yellow_print})
+    read = photo_priors(empty_board, DEFAULT.photo_prior, DEFAULT.photo_prior_floor)
+    assert (read[-8:].argmax(axis=1) == 0).all()  # bare print, not yellow pieces
+    assert np.allclose(read.sum(axis=1), 1.0)
+    # the same print among 45 sure yellow pieces: yellow is common on this photo, it stays
+    pieces = [0.01, 0.01, 0.01, 0.01, 0.95, 0.01]
+    crowded = _board_of({"bare": 247, "pieces": 45, "print": 8},
+                        {"bare": bare, "pieces": pieces, "print": yellow_print})
+    read = photo_priors(crowded, DEFAULT.photo_prior, DEFAULT.photo_prior_floor)
+    assert (read[-8:].argmax(axis=1) == CLASSES.index("yellow")).all()
+    assert np.allclose(read[-8:, [0, 4]], crowded[-8:, [0, 4]], atol=0.03)
+    # weight 0: the model alone
+    assert np.allclose(photo_priors(empty_board, 0.0, DEFAULT.photo_prior_floor), empty_board)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
@@ -261,22 +262,46 @@ def lane_results(
             results[weak] = replace(again, confidence=0.5 * again.confidence, second=second)
     results = [_doubt_own_colour(r, route, config) for r, route in zip(results, routes,
                                                                         strict=True)]
-    return _within_the_box(_bare_print(results, routes, config), routes, lanes, config)
+    results = _bare_print(results, routes, lanes, clear, config)
+    return _within_the_box(results, routes, lanes, config)
 
 
 def _bare_print(
-    results: list[LaneResult], routes: Sequence[Route], config: VisionConfig
+    results: list[LaneResult], routes: Sequence[Route], lanes: Sequence[np.ndarray],
+    clear: np.ndarray, config: VisionConfig,
 ) -> list[LaneResult]:
-    """A colour read only on routes printed in it (or like it), never surely on another, is
-    the print of bare routes, not pieces: its reads there are made doubtful empties. Pieces
-    are placed on routes of every printed colour; on an empty board the blue routes' print
-    read as blue pieces 0.85 sure."""
-    seen = {r.owner for r, route in zip(results, routes, strict=True)
-            if r.owner and r.confidence >= config.doubt_below
-            and route.color not in _LOOKALIKE[r.owner]}
-    return [_doubted_empty(r, config)
-            if r.owner and r.owner not in seen and route.color in _LOOKALIKE[r.owner] else r
-            for r, route in zip(results, routes, strict=True)]
+    """The routes printed in a colour this photo shows nowhere else (``absent_colours``) are
+    bare print: each is decided again with what its spaces read of that colour read as empty
+    (bare print, not another colour: bare blue print is no more red than it was)."""
+    absent = absent_colours(results, routes, config)
+    out = list(results)
+    for i, route in enumerate(routes):
+        gone = [CLASSES.index(c) for c in absent if route.color in _LOOKALIKE[c]
+                and c in (results[i].likely, results[i].second)]
+        if not gone:  # not read as that colour: its reading stands (a double's among them)
+            continue
+        p = lanes[i].copy()
+        p[:, 0] += p[:, gone].sum(axis=1)
+        p[:, gone] = 0.0
+        out[i] = _doubt_own_colour(_decide(route.id, p, config, bool(clear[i])), route, config)
+    return out
+
+
+def absent_colours(
+    results: Sequence[LaneResult], routes: Sequence[Route], config: VisionConfig = DEFAULT
+) -> list[str]:
+    """The piece colours this photo shows nowhere but on routes printed in them (or like them):
+    never read surely on another route, and read likeliest on at most ``config.absent_lanes``
+    others. Bare print of a colour reads as pieces of it (on an empty board the blue routes'
+    print as blue pieces, 0.85 sure), while a player's pieces lie on routes of every printed
+    colour, and a camera that reads one colour badly still reads it likeliest on many."""
+    def elsewhere(colour: str | None, route: Route) -> bool:
+        return colour in _LOOKALIKE and route.color not in _LOOKALIKE[colour]
+    pairs = list(zip(results, routes, strict=True))
+    shown = {r.owner for r, route in pairs
+             if elsewhere(r.owner, route) and r.confidence >= config.doubt_below}
+    likely = Counter(r.likely for r, route in pairs if elsewhere(r.likely, route))
+    return [c for c in PIECE_COLORS if c not in shown and likely[c] <= config.absent_lanes]
 
 
 def _within_the_box(

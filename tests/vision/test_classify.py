@@ -53,14 +53,22 @@ def test_a_lane_covered_by_one_colour_is_owned_and_others_are_empty():
     assert {k for k, v in got.items() if v} == {"calgary--helena"}
 
 
-def with_pieces_elsewhere(colour: str, lanes: dict[str, list[str | None]]) -> dict:
-    """``lanes`` and a grey route claimed in ``colour``: the photo shows that colour's pieces
-    somewhere else than on routes printed in it (``test_a_colour_read_only_on_its_own_print``)."""
-    return {"calgary--seattle": [colour] * 4, **lanes}
+def shown_elsewhere(probs: np.ndarray, colour: str) -> np.ndarray:
+    """``probs`` with a grey route read surely as ``colour``: the photo shows that colour's
+    pieces elsewhere than on routes printed in it (see
+    ``test_a_colour_read_only_on_its_own_print_is_bare_print``)."""
+    routes, _, owner_of = space_table(USA)
+    rows = owner_of == [r.id for r in routes].index("calgary--seattle")
+    probs = probs.copy()
+    probs[rows] = 0.002
+    probs[rows, CLASSES.index(colour)] = 0.99
+    return probs
 
 
 def test_a_half_covered_lane_is_doubtful_not_claimed():
-    results = lane_results(probabilities(USA, {"denver--omaha": ["red", "red", None, None]}), USA)
+    probs = shown_elsewhere(probabilities(USA, {"denver--omaha": ["red", "red", None, None]}),
+                            "red")
+    results = lane_results(probs, USA)
     lane = next(r for r in results if r.route == "denver--omaha")
     assert lane.owner is None and lane.confidence < 0.5
 
@@ -88,7 +96,9 @@ def test_a_doubtful_lane_reads_empty_first_and_the_colour_its_spaces_show_second
 
 
 def test_a_short_lane_with_one_space_bare_is_doubtful_not_claimed():
-    results = lane_results(probabilities(USA, {"denver--omaha": ["red", "red", "red", None]}), USA)
+    probs = shown_elsewhere(probabilities(USA, {"denver--omaha": ["red", "red", "red", None]}),
+                            "red")
+    results = lane_results(probs, USA)
     lane = lane_of(results, "denver--omaha")
     assert lane.owner is None and lane.confidence < 0.75
 
@@ -252,8 +262,8 @@ def test_pieces_read_surely_in_their_route_s_own_printed_colour_keep_their_owner
     """A sure read in the route's own colour is pieces, not print (on real photos read by a
     model that never saw their board, bare print read up to 0.85): it is not listed to check."""
     route = USA.routes[route_id]
-    probs = probabilities(USA, with_pieces_elsewhere(colour, {route_id: [colour] * route.length}),
-                          sure=0.98)
+    probs = shown_elsewhere(probabilities(USA, {route_id: [colour] * route.length}, sure=0.98),
+                            colour)
     lane = lane_of(lane_results(probs, USA), route_id)
     assert lane.owner == colour
     assert lane.confidence >= 0.75
@@ -261,14 +271,33 @@ def test_pieces_read_surely_in_their_route_s_own_printed_colour_keep_their_owner
 
 @OWN_COLOUR
 def test_a_colour_read_only_on_its_own_print_is_bare_print(route_id, colour):
-    """The same sure read, with no piece of that colour anywhere else on the board (an empty
-    board, or a colour nobody plays): the print of a bare route, asked, empty first."""
+    """The same sure read with no piece of that colour anywhere else on the board (an empty
+    board, or a colour nobody plays): the colour is not on the board, the route is bare."""
     route = USA.routes[route_id]
     probs = probabilities(USA, {route_id: [colour] * route.length}, sure=0.98)
     lane = lane_of(lane_results(probs, USA), route_id)
-    assert lane.owner is None
-    assert lane.confidence < 0.75
-    assert (lane.likely, lane.second) == ("empty", colour)
+    assert lane.owner is None and lane.likely == "empty"
+    assert lane.confidence >= 0.75
+
+
+def test_a_colour_read_likeliest_on_several_other_routes_is_on_the_board():
+    """The same read, with three grey routes read half in that colour (a camera that reads it
+    badly): the colour is on the board, and its read on its own print stands."""
+    colour, route_id = "red", "denver--oklahoma-city"
+    others = {r: ["red"] * USA.routes[r].length
+              for r in ("calgary--seattle", "calgary--helena", "boston--montreal")}
+    probs = probabilities(USA, {route_id: ["red"] * 4, **others}, sure=0.98)
+    routes, _, owner_of = space_table(USA)
+    for r in others:
+        rows = owner_of == [x.id for x in routes].index(r)
+        probs[rows] = 0.1
+        probs[rows, CLASSES.index(colour)] = 0.5
+    lane = lane_of(lane_results(probs, USA), route_id)
+    assert lane.owner == colour
+    # with one grey route fewer the colour is shown nowhere: bare print
+    probs[owner_of == [x.id for x in routes].index("boston--montreal")] = probs[0]
+    probs[owner_of == [x.id for x in routes].index("calgary--helena")] = probs[0]
+    assert lane_of(lane_results(probs, USA), route_id).owner is None
 
 
 @OWN_COLOUR
@@ -276,8 +305,8 @@ def test_a_colour_read_only_on_its_own_print_is_bare_print(route_id, colour):
 def test_a_read_in_the_route_s_own_colour_needs_the_margin_to_pass_unchecked(
         route_id, colour, sure):
     route = USA.routes[route_id]
-    probs = probabilities(USA, with_pieces_elsewhere(colour, {route_id: [colour] * route.length}),
-                          sure=sure)
+    probs = shown_elsewhere(probabilities(USA, {route_id: [colour] * route.length}, sure=sure),
+                            colour)
     lane = lane_of(lane_results(probs, USA), route_id)
     assert lane.owner == colour
     assert lane.confidence < 0.75
@@ -289,7 +318,8 @@ def test_a_weak_read_in_the_route_s_own_colour_is_bare_print_to_check_not_pieces
         route_id, colour, sure):
     """An empty route printed red reads weakly as red pieces: no owner, listed to check."""
     route = USA.routes[route_id]
-    probs = probabilities(USA, {route_id: [colour] * route.length}, sure=sure)
+    probs = shown_elsewhere(probabilities(USA, {route_id: [colour] * route.length}, sure=sure),
+                            colour)
     lane = lane_of(lane_results(probs, USA), route_id)
     assert lane.owner is None
     assert lane.confidence < 0.75
@@ -347,8 +377,9 @@ def test_over_the_box_the_least_sure_lane_of_the_colour_is_dropped():
 
 def bare_print_probabilities(route_id: str, empty: float) -> np.ndarray:
     """Every lane surely empty but ``route_id``, read empty at ``empty`` on each space, the
-    rest in the route's own printed colour (as bare print often reads)."""
-    probs = probabilities(USA, {}, sure=0.98)
+    rest in the route's own printed colour (as bare print often reads), and a grey route
+    claimed in that colour: a colour the photo shows elsewhere."""
+    probs = shown_elsewhere(probabilities(USA, {}, sure=0.98), USA.routes[route_id].color)
     routes, _, owner_of = space_table(USA)
     i = next(k for k, r in enumerate(routes) if r.id == route_id)
     rows = owner_of == i
@@ -364,8 +395,7 @@ def test_a_lane_read_empty_clear_of_glare_is_not_asked_where_its_probability_is_
     or over much of the photo) it keeps its probability and is asked."""
     route = "dallas--el-paso"  # printed red, four spaces
     probs = bare_print_probabilities(route, 0.6)
-    _, _, owner_of = space_table(USA)
-    routes, _, _ = space_table(USA)
+    routes, _, owner_of = space_table(USA)
     on_lane = owner_of == next(k for k, r in enumerate(routes) if r.id == route)
     clear = np.zeros(len(owner_of))
     lane = lane_of(lane_results(probs, USA, veil=clear), route)

@@ -221,7 +221,11 @@ def main() -> int:
                 rows.append({"photo": photo.name, "error": out.stderr.strip()[-300:]})
             else:
                 rows.append(json.loads(out.stdout))
-        (report_locate if args.locate_only else report)(folder, rows, args.verbose)
+        if args.locate_only:
+            report_locate(folder, rows, args.verbose)
+        else:
+            report(folder, rows, args.verbose, per_colour=True)
+            report_reliability(rows)
         report_confidence(rows)
     return 0
 
@@ -274,7 +278,8 @@ def leave_one_out(folder: Path, train: list[Path] | None, repeat: int, verbose: 
                 continue
             train_without(dirs, folder, reshots(photo, label, pairs), cache, weights, members)
             rows.append(read_with(photo, label, repeat, weights))
-    report(Path(f"{folder} leave-one-photo-out"), rows, verbose)
+    report(Path(f"{folder} leave-one-photo-out"), rows, verbose, per_colour=True)
+    report_reliability(rows)
     return 0
 
 

@@ -148,6 +148,12 @@ class VisionConfig:
     # ... nor more than this share of the photo's spaces (real photos: 0 to 0.10; variants
     # under a glare spot 0.17 and up)
     glare_photo_share: float = 0.12
+    # under a veil of this share of white on one of its spaces, a lane read empty is asked below
+    # this probability of empty (``classify.empty_knees``): chosen between 0.1 and 0.15 on the
+    # real photos' variants under a glare spot (0.15 left 62 lanes wrong and not asked, 0.1 44,
+    # asking 18.9 and 20.2 % of their lanes)
+    glare_doubt_veil: float = 0.1
+    glare_empty_sure_from: float = 0.95
     # ... and none of its spaces may look empty with more than this probability
     space_empty_max: float = 0.9
     # a lane read in its own printed colour (red pieces on a red route, yellow on orange) is

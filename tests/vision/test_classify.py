@@ -400,14 +400,32 @@ def test_a_lane_read_empty_clear_of_glare_is_not_asked_where_its_probability_is_
     clear = np.zeros(len(owner_of))
     lane = lane_of(lane_results(probs, USA, veil=clear), route)
     assert lane.owner is None and lane.confidence >= DEFAULT.doubt_below
-    glare_on_lane = np.where(on_lane, 0.2, 0.0)
-    lane = lane_of(lane_results(probs, USA, veil=glare_on_lane), route)
+    faint_glare_on_lane = np.where(on_lane, 0.07, 0.0)
+    lane = lane_of(lane_results(probs, USA, veil=faint_glare_on_lane), route)
     assert lane.owner is None and lane.confidence == pytest.approx(0.6)
-    broad_glare = np.where(np.arange(len(owner_of)) % 4 == 0, 0.2, 0.0)  # a quarter of spaces
+    broad_glare = np.where(np.arange(len(owner_of)) % 4 == 0, 0.07, 0.0)  # a quarter of spaces
     broad_glare[on_lane] = 0.0
     assert lane_of(lane_results(probs, USA, veil=broad_glare), route).confidence < 0.75
     # not measured: no lane is taken as clear
     assert lane_of(lane_results(probs, USA), route).confidence == pytest.approx(0.6)
+
+
+@pytest.mark.parametrize(("empty", "asked"), [(0.9, True), (0.97, False)])
+def test_an_empty_reading_under_a_veil_is_asked_unless_very_sure(empty, asked):
+    """Under a glare spot pieces wash out towards the paper and read empty: below 0.95 such a
+    reading is asked (on the real photos' variants under a glare spot, wrong 69 times in 247
+    between 0.75 and 0.95), above it not (4 in 296 from 0.99)."""
+    route = "dallas--el-paso"
+    routes, _, owner_of = space_table(USA)
+    on_lane = owner_of == next(k for k, r in enumerate(routes) if r.id == route)
+    veil = np.where(on_lane, 0.2, 0.0)
+    lane = lane_of(lane_results(bare_print_probabilities(route, empty), USA, veil=veil), route)
+    assert lane.owner is None
+    assert (lane.confidence < DEFAULT.doubt_below) == asked
+    # without the veil (measured, none) neither is asked
+    clear = lane_of(lane_results(bare_print_probabilities(route, empty), USA,
+                                 veil=np.zeros(len(owner_of))), route)
+    assert clear.confidence >= DEFAULT.doubt_below
 
 
 def test_a_surely_empty_lane_stays_sure_and_a_weak_one_stays_asked():

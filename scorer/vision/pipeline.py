@@ -56,6 +56,10 @@ class Detection:
     # cities outside it (no station read there)
     unseen: tuple[str, ...] = ()
     unseen_cities: tuple[str, ...] = ()
+    # the share of the map's spaces under a glare spot's white veil (``sample.veil_map``); over
+    # ``config.glare_photo_share`` the photo is a glared one, where lanes are asked more and
+    # pieces washed out may still read empty (``glared``)
+    glare: float = 0.0
 
     def owner(self, route_id: str) -> str | None:
         return next((r.owner for r in self.routes if r.route == route_id), None)
@@ -215,6 +219,7 @@ def detect(
         photo_size=(round(image.shape[1] / scale), round(image.shape[0] / scale)),
         unseen=unseen,
         unseen_cities=tuple(sorted(set(board.cities) - shown)),
+        glare=float(np.mean(veil >= config.glare_veil)),
     )
 
 

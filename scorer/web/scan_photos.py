@@ -31,6 +31,7 @@ def photo_reading(detection: Any, scale: float = 1.0) -> dict[str, Any]:
         "stations": {s.city: s.owner for s in detection.stations},
         "elapsed_ms": detection.elapsed_ms, "scale": scale,
         "unseen": list(detection.unseen), "unseen_cities": list(detection.unseen_cities),
+        "glare": round(detection.glare, 3),
     }
 
 
@@ -57,6 +58,17 @@ def outside_every_photo(result: dict[str, Any], what: str = "unseen") -> set[str
     if not photos:
         return set()
     return set.intersection(*(set(photo.get(what, ())) for photo in photos))
+
+
+def glared(result: dict[str, Any]) -> bool:
+    """Whether every photo of the review lies partly under a glare spot (more of the board's
+    spaces under its veil than ``VisionConfig.glare_photo_share``): the lanes there are asked
+    more and washed-out pieces may still read empty, which a photo from another side settles."""
+    from scorer.vision.config import DEFAULT  # the detector's package: with the first scan
+
+    photos = readings(result)
+    return bool(photos) and all(photo.get("glare", 0.0) > DEFAULT.glare_photo_share
+                                for photo in photos)
 
 
 def photo_count(result: dict[str, Any]) -> int:

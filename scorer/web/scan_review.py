@@ -14,7 +14,7 @@ from scorer.web import store
 from scorer.web.common import refuse
 from scorer.web.db import get_db, scan_files
 from scorer.web.i18n import _, color_name
-from scorer.web.scan_photos import outside_every_photo, photo_count, rectified_name
+from scorer.web.scan_photos import glared, outside_every_photo, photo_count, rectified_name
 from scorer.web.svg import board_shapes, hit_line
 
 
@@ -169,7 +169,8 @@ def review_context(stored: store.StoredGame, scan_id: str, result: dict[str, Any
                                 | set(result.get("proposed_stations", {})))]
         if game.variant.stations else [],
         "cities": {c.name: c for c in shapes.cities} if game.variant.stations else {},
-        "photos": photo_count(result), "has_photo": rectified_name(1) in views, "crops": [
+        "photos": photo_count(result), "glared": glared(result),
+        "has_photo": rectified_name(1) in views, "crops": [
             name for name in map(rectified_name, range(1, photo_count(result) + 1))
             if name in views],
         "elapsed_ms": result.get("detection", {}).get("elapsed_ms"),

@@ -3,12 +3,14 @@ card cropping both photos, applied as the review shows it."""
 
 from __future__ import annotations
 
+import json
 import re
 
 from PIL import Image
 from playwright.sync_api import expect
 
 from tests.browser.test_scan_flow import SAMPLES, applied, reviewed, shown_owners
+from tests.web.test_scan_photos import under_a_glare_spot
 
 
 def test_a_second_photo_added_from_the_review_shows_two_crops_on_a_card(phone, table, shot,
@@ -43,4 +45,28 @@ def test_a_second_photo_added_from_the_review_shows_two_crops_on_a_card(phone, t
     shown = shown_owners(phone)
     after = applied(phone, table, game_id)
     assert after == {r: owner for r, owner in shown.items() if owner}
+    assert not phone.problems
+
+
+def test_a_glared_photo_asks_for_one_from_another_side_on_a_phone(phone, table, shot,
+                                                                  tmp_path):
+    truth = json.loads((SAMPLES / "usa-01.json").read_text())
+    glared = tmp_path / "glared.jpg"
+    glared.write_bytes(under_a_glare_spot((SAMPLES / "usa-01.jpg").read_bytes(),
+                                          truth["corners"]))
+    game_id = table.api_game({"variant": truth["map"], "players": [
+        {"name": f"P{i}", "color": c} for i, c in enumerate(truth["players"])]})
+    phone.goto(f"/games/{game_id}/scan")
+    phone.locator("[data-scan-photo]").set_input_files(str(glared))
+    phone.locator(".scan-form button[type=submit]").tap()
+    phone.wait_for_url(re.compile(rf"/games/{game_id}/scan/[\w-]+$"), timeout=60_000)
+    notice = phone.locator("[data-glare]")
+    expect(notice).to_contain_text("A glare spot lies over part of the board")
+    notice.scroll_into_view_if_needed()
+    box = notice.bounding_box()
+    assert box and box["x"] >= 0 and box["x"] + box["width"] <= 390
+    # the notice sits just above the button that takes the other photo
+    add = phone.locator("[data-add-photo]").bounding_box()
+    assert add and 0 <= add["y"] - (box["y"] + box["height"]) <= 40
+    shot(phone, "glare-notice")
     assert not phone.problems

@@ -8,6 +8,7 @@ import re
 import threading
 from types import SimpleNamespace
 
+import numpy as np
 import pytest
 from PIL import Image
 
@@ -224,3 +225,30 @@ def test_a_second_photo_past_the_game_s_quota_is_refused_and_nothing_changes(app
     # making room never deletes the review the photo was for
     assert lanes_shown(client.get(url).text) == before
     assert client.get(f"{url}/rectified-2.jpg").status_code == 404
+
+
+def under_a_glare_spot(data: bytes, corners: list) -> bytes:
+    """The photo under a lamp's broad bright spot over the board's middle: up to 0.6 of white
+    mixed into every colour, fading over a fifth of the board's diagonal."""
+    image = np.asarray(Image.open(io.BytesIO(data)).convert("RGB"), dtype=np.float32)
+    quad = np.asarray(corners, dtype=np.float32)
+    centre, diagonal = quad.mean(axis=0), float(np.linalg.norm(quad[0] - quad[2]))
+    yy, xx = np.mgrid[0:image.shape[0], 0:image.shape[1]]
+    share = 0.6 * np.exp(-((xx - centre[0]) ** 2 + (yy - centre[1]) ** 2)
+                         / (2 * (0.2 * diagonal) ** 2))[..., None]
+    buffer = io.BytesIO()
+    Image.fromarray(np.clip(image * (1 - share) + 250 * share, 0, 255).astype(np.uint8)).save(
+        buffer, "JPEG", quality=90)
+    return buffer.getvalue()
+
+
+def test_a_glared_photo_says_so_until_a_photo_from_another_side_is_added(client, photos):
+    first, other, truth = photos
+    glared = under_a_glare_spot(first, truth["corners"])
+    url = scan_url(upload(client, new_game(client, "usa", truth["players"]), glared))
+    page = client.get(url).text
+    assert "data-glare" in page and "A glare spot lies over part of the board" in page
+    assert "data-glare" not in client.get(scan_url(upload(
+        client, new_game(client, "usa", truth["players"]), first))).text
+    add(client, url, other)  # the same board from the other side, no glare
+    assert "data-glare" not in client.get(url).text

@@ -39,6 +39,9 @@ from tests.hardening.proxy import Nginx, Trickle, behind_nginx, more_open_files,
 pytestmark = needs_nginx
 
 OTHER = "127.0.0.2"  # another table, as nginx sees it
+# the bodies' test's own address: the module's nginx is shared, and an earlier test's 1,100
+# trickling connections from 127.0.0.1 may still hold its per-address limits (a 429, not a 413)
+BODIES = "127.0.0.3"
 TRICKLERS = 1_100  # over make serve's 1,000 connections: alone, waitress locks every table out
 TRICKLE_EVERY = 8.0  # seconds between two bytes: under every idle timeout, nginx's and waitress'
 GAME = {"variant": "europe", "players": players("Ann", "Bob")}
@@ -130,9 +133,9 @@ def test_a_flood_from_one_address_gets_429_while_another_address_is_served(proxi
 
 def _post(port: int, path: str, headers: dict[str, str], body: bytes,
           wait: float = 15) -> tuple[int, dict[str, str], bytes]:
-    """A request sent whole (or its head and a first part of what it announces): the status,
-    headers and body of the answer."""
-    conn = http.client.HTTPConnection(LOOPBACK, port, timeout=wait)
+    """A request sent whole (or its head and a first part of what it announces) from
+    ``BODIES``: the status, headers and body of the answer."""
+    conn = http.client.HTTPConnection(LOOPBACK, port, timeout=wait, source_address=(BODIES, 0))
     try:
         conn.putrequest("POST", path)
         for name, value in {"Content-Length": str(len(body)), **headers}.items():

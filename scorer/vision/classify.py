@@ -94,7 +94,7 @@ def space_probabilities(
     half = config.lane_offset_window
     window = np.stack([per_offset[max(k - half, 0):k + half + 1].mean(axis=0)
                        for k in range(len(per_offset))])
-    _, _, owner_of = space_table(board)
+    routes, _, owner_of = space_table(board)
     lanes = int(owner_of.max()) + 1
     colour_mean = np.zeros((len(window), lanes, len(CLASSES) - 1))
     for k, probs in enumerate(window):
@@ -130,7 +130,6 @@ def space_probabilities(
     probs = window[best[owner_of], each]
     if config.photo_weight > 0:
         seen = np.stack(rows)[best[owner_of], each]
-        routes, _, _ = space_table(board)
         printed = np.array([routes[i].color for i in owner_of])
         probs = photo_look(probs, (seen - model.mean) / model.std, printed, config)
     if config.photo_prior > 0:
@@ -358,12 +357,16 @@ def clear_of_glare(
     washes pieces out towards the paper, and its removal is partial, the more so as a broad
     spot is measured weaker than it is: on the real photos' harder variants under a glare
     spot, lanes read empty were wrong on 13 % of them, on the others on none."""
-    if veil is None:
+    if veil is None or veiled_share(veil, config) > config.glare_photo_share:
         return np.zeros(lanes, dtype=bool)
-    veiled = veil >= config.glare_veil
-    if veiled.mean() > config.glare_photo_share:
-        return np.zeros(lanes, dtype=bool)
-    return np.bincount(owner_of, veiled, lanes) == 0
+    return np.bincount(owner_of, veil >= config.glare_veil, lanes) == 0
+
+
+def veiled_share(veil: np.ndarray, config: VisionConfig) -> float:
+    """The share of the photo's spaces under a veil of ``config.glare_veil`` or more (``veil``:
+    the share of white found over each space, ``read_board``): over ``glare_photo_share`` the
+    photo lies partly under a glare spot."""
+    return float(np.mean(veil >= config.glare_veil))
 
 
 def empty_knees(
@@ -375,9 +378,9 @@ def empty_knees(
     one of its spaces (pieces washed out towards the paper read empty: on the real photos'
     variants under a glare spot, such readings between 0.75 and 0.95 were wrong 69 times in
     247, from 0.99 4 in 296), elsewhere None: the probability as it is."""
-    clear = clear_of_glare(veil, owner_of, lanes, config)
     if veil is None:
         return [None] * lanes
+    clear = clear_of_glare(veil, owner_of, lanes, config)
     veiled = np.zeros(lanes)
     np.maximum.at(veiled, owner_of, veil)
     return [config.empty_sure_from if c else

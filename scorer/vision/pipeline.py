@@ -20,6 +20,7 @@ from scorer.vision.classify import (
     lane_results,
     read_board,
     space_probabilities,
+    veiled_share,
 )
 from scorer.vision.config import DEFAULT, VisionConfig
 from scorer.vision.decode import decode_scaled
@@ -56,9 +57,9 @@ class Detection:
     # cities outside it (no station read there)
     unseen: tuple[str, ...] = ()
     unseen_cities: tuple[str, ...] = ()
-    # the share of the map's spaces under a glare spot's white veil (``sample.veil_map``); over
-    # ``config.glare_photo_share`` the photo is a glared one, where lanes are asked more and
-    # pieces washed out may still read empty (``glared``)
+    # the share of the map's spaces under a glare spot's white veil (``classify.veiled_share``);
+    # over ``config.glare_photo_share`` the photo is a glared one, where lanes are asked more and
+    # pieces washed out may still read empty (the review says so: ``web.scan_photos.glared``)
     glare: float = 0.0
 
     def owner(self, route_id: str) -> str | None:
@@ -219,7 +220,7 @@ def detect(
         photo_size=(round(image.shape[1] / scale), round(image.shape[0] / scale)),
         unseen=unseen,
         unseen_cities=tuple(sorted(set(board.cities) - shown)),
-        glare=float(np.mean(veil >= config.glare_veil)),
+        glare=veiled_share(veil, config),
     )
 
 

@@ -235,7 +235,8 @@ def lane_results(
 
     One player never holds both lanes of a double route, and pieces placed between the two
     lanes of a double are seen on both: when both lanes come out the same colour, the lane
-    that colour covers less is decided again without it. ``veil``: the glare over each space
+    that colour covers less is decided again without it, and where it covers both nearly
+    alike (``config.double_tie``) the other lane is asked too. ``veil``: the glare over each space
     (``read_board``); a lane read empty is surer where no glare lies (``clear_of_glare``).
     """
     routes, _, owner_of = space_table(board)
@@ -251,7 +252,12 @@ def lane_results(
             if j <= i or colour is None or results[j].owner != colour:
                 continue
             k = CLASSES.index(colour)
-            weak = i if lanes[i][:, k].mean() < lanes[j][:, k].mean() else j
+            cover = lanes[i][:, k].mean(), lanes[j][:, k].mean()
+            weak, strong = (i, j) if cover[0] < cover[1] else (j, i)
+            if min(cover) >= config.double_tie * max(cover):
+                # the colour covers both lanes nearly alike: which one holds it is in doubt
+                results[strong] = replace(results[strong],
+                                          confidence=0.5 * results[strong].confidence)
             without = lanes[weak].copy()
             without[:, k] = 0.0
             without /= without.sum(axis=1, keepdims=True) + 1e-12

@@ -124,6 +124,24 @@ def test_one_colour_seen_on_both_lanes_of_a_double_goes_to_the_lane_it_covers_be
     assert got["new-york--washington--2"] is None
 
 
+@pytest.mark.parametrize(("weaker", "asked"), [(0.8, True), (0.5, False)])
+def test_one_colour_covering_both_lanes_of_a_double_nearly_alike_asks_both(weaker, asked):
+    """Blue pieces between the lanes of a double, seen on the second nearly as well as on
+    the first (0.8 against 0.9): the first keeps them, but which lane holds them is asked;
+    seen much less on the second (0.5), the first is sure."""
+    probs = probabilities(USA, {"new-york--washington": ["blue", "blue"],
+                                "new-york--washington--2": ["blue", "blue"]})
+    routes, _, owner_of = space_table(USA)
+    second = next(i for i, r in enumerate(routes) if r.id == "new-york--washington--2")
+    probs[owner_of == second, CLASSES.index("blue")] = weaker
+    probs[owner_of == second, 0] = 0.92 - weaker
+    results = lane_results(probs, USA)
+    first = lane_of(results, "new-york--washington")
+    assert first.owner == "blue"
+    assert (first.confidence < DEFAULT.doubt_below) is asked
+    assert lane_of(results, "new-york--washington--2").confidence < DEFAULT.doubt_below
+
+
 def test_two_colours_on_the_two_lanes_of_a_double_are_both_kept():
     probs = probabilities(USA, {"new-york--washington": ["blue", "blue"],
                                 "new-york--washington--2": ["red", "red"]})

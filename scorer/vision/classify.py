@@ -56,21 +56,30 @@ def read_board(
 ) -> tuple[np.ndarray, np.ndarray]:
     """``board_lab``, and the share of a glare's white veil found over each space (in
     ``space_table`` order; none when ``config.unveil`` is off), which the veil's removal
-    only partly undoes: the lanes under it are read less surely."""
+    only partly undoes: the lanes under it are read less surely. A photo found partly under
+    a glare spot is measured again for a broad spot (``veil_map``'s ``broad``, with
+    ``config.broad_veil``)."""
     rectified = rectify(image, board, corners, config.rectify_scale)
     _, spaces, _ = space_table(board)
     veil = np.zeros(len(spaces), dtype=np.float32)
     if config.unveil:
-        share = veil_map(rectified, config.rectify_scale)
-        h, w = share.shape
         at = np.round(spaces[:, :2] * config.rectify_scale).astype(int)
-        veil = share[np.clip(at[:, 1], 0, h - 1), np.clip(at[:, 0], 0, w - 1)]
+        share = veil_map(rectified, config.rectify_scale)
+        veil = _at_spaces(share, at)
+        if config.broad_veil and veiled_share(veil, config) > config.glare_photo_share:
+            share = veil_map(rectified, config.rectify_scale, broad=True)
+            veil = _at_spaces(share, at)
         rectified = unveil(rectified, share)
     if config.white_balance:
         rectified = white_balance(rectified, board, config.rectify_scale)
     lab = to_lab(rectified)
     return normalise(lab, paper_map(lab, board, config.rectify_scale, config.paper_cell,
                                     config.paper_smooth, config.paper_ratio)), veil
+
+
+def _at_spaces(share: np.ndarray, at: np.ndarray) -> np.ndarray:
+    h, w = share.shape
+    return share[np.clip(at[:, 1], 0, h - 1), np.clip(at[:, 0], 0, w - 1)]
 
 
 def space_probabilities(

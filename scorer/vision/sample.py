@@ -95,6 +95,7 @@ cv2.cvtColor(np.zeros((1, 1, 3), np.uint8), cv2.COLOR_BGR2Lab)
 def veil_map(
     bgr: np.ndarray, scale: float = 1.0, cell: float = 140.0, dark_share: float = 0.02,
     light_share: float = 0.9, deadband: float = 10.0, white: float = 250.0, most: float = 0.8,
+    broad: bool = False,
 ) -> np.ndarray:
     """How much of a glare's white veil lies over each pixel of a rectified board, (H, W) in
     0..``most``: a glare spot mixes a share ``s`` of white into the photo, ``(1 - s) * colour +
@@ -106,7 +107,11 @@ def veil_map(
     ratio (by more than ``deadband``) is the veil. A square may hold nothing dark of its own,
     which reads as a veil: the least of each square's neighbours is taken, spread by a
     Gaussian of one square. A broad spot comes out weaker than it is (a spot of 0.6 at its
-    centre as ~0.2-0.35), never a plain photo's falling light.
+    centre as ~0.2-0.35), never a plain photo's falling light. ``broad`` then takes the most of
+    each square's neighbours' least (an opening): the spot's top nearly whole (on the real
+    photos under spots of 0.3-0.75, 0.11 too weak on average instead of 0.21), but a plain
+    photo's squares without dark print read as a veil of up to 0.15 in small patches: only for
+    a photo where the first measure found a spot (``classify.read_board``).
     """
     h, w = bgr.shape[:2]
     step = 4  # a low percentile needs no more than every 4th pixel
@@ -124,8 +129,10 @@ def veil_map(
     # is what lifts the dark above the photo's own ratio of dark to light
     ratio = float(np.percentile(dark / np.maximum(light, 1.0), 5))
     share = (dark - ratio * light - deadband) / max(white * (1 - ratio), 1.0)
-    share = cv2.erode(share.astype(np.float32), np.ones((3, 3), np.uint8),
-                      borderType=cv2.BORDER_REPLICATE)
+    square = np.ones((3, 3), np.uint8)
+    share = cv2.erode(share.astype(np.float32), square, borderType=cv2.BORDER_REPLICATE)
+    if broad:
+        share = cv2.dilate(share, square, borderType=cv2.BORDER_REPLICATE)
     share = cv2.GaussianBlur(share, (0, 0), 1.0, borderType=cv2.BORDER_REPLICATE)
     return _over_the_map(np.clip(share, 0.0, most), size * step, h, w)
 

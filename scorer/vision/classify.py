@@ -13,6 +13,7 @@ from scorer.vision.config import DEFAULT, VisionConfig
 from scorer.vision.geometry import rectify
 from scorer.vision.model import CLASSES, Mlp, load_model
 from scorer.vision.sample import (
+    blown_spaces,
     normalise,
     paper_map,
     shifted_features,
@@ -53,20 +54,24 @@ def board_lab(
 
 def read_board(
     image: np.ndarray, board: Board, corners: np.ndarray, config: VisionConfig = DEFAULT
-) -> tuple[np.ndarray, np.ndarray]:
-    """``board_lab``, and the share of a glare's white veil found over each space (in
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``board_lab``; the share of a glare's white veil found over each space (in
     ``space_table`` order; none when ``config.unveil`` is off), which the veil's removal
-    only partly undoes: the lanes under it are read less surely. A photo found partly under
-    a glare spot is measured again for a broad spot (``veil_map``'s ``broad``, with
-    ``config.broad_veil``)."""
+    only partly undoes: the lanes under it are read less surely; and whether a glare spot
+    burnt each space out to white (``blown_spaces``): nothing on it can be read. A photo
+    found partly under a glare spot is measured again for a broad spot (``veil_map``'s
+    ``broad``, with ``config.broad_veil``)."""
     rectified = rectify(image, board, corners, config.rectify_scale)
     _, spaces, _ = space_table(board)
+    burnt = blown_spaces(rectified, board, config.rectify_scale,
+                         config.burnt_level) >= config.burnt_share
     veil = np.zeros(len(spaces), dtype=np.float32)
     if config.unveil:
         at = np.round(spaces[:, :2] * config.rectify_scale).astype(int)
         share = veil_map(rectified, config.rectify_scale)
         veil = _at_spaces(share, at)
-        if config.broad_veil and veiled_share(veil, config) > config.glare_photo_share:
+        spot = burnt.any() or veiled_share(veil, config) > config.glare_photo_share
+        if config.broad_veil and spot:
             share = veil_map(rectified, config.rectify_scale, broad=True)
             veil = _at_spaces(share, at)
         rectified = unveil(rectified, share)
@@ -74,7 +79,7 @@ def read_board(
         rectified = white_balance(rectified, board, config.rectify_scale)
     lab = to_lab(rectified)
     return normalise(lab, paper_map(lab, board, config.rectify_scale, config.paper_cell,
-                                    config.paper_smooth, config.paper_ratio)), veil
+                                    config.paper_smooth, config.paper_ratio)), veil, burnt
 
 
 def _at_spaces(share: np.ndarray, at: np.ndarray) -> np.ndarray:

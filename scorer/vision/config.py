@@ -74,6 +74,13 @@ class VisionConfig:
     # a lane with a printed space outside the photo is read at most this surely (the review
     # asks it), and one with half of its spaces or more outside is not read at all
     unseen_confidence: float = 0.3
+    # a space is burnt out by a glare spot when this share of the square around it is white
+    # (every channel at burnt_level or more): its lane is read as one outside the photo is.
+    # On the real photos and their variants (soft glare spots included) no space had more than
+    # 0.02 of its square that white; under a lamp's burnt-out spot the lanes there read empty,
+    # 0.83-1.00 sure
+    burnt_level: int = 248
+    burnt_share: float = 0.5
     # locate.edges: the colour beside an edge is read this many px (at the edge search's
     # scale) either side of it, from 1.5 px (the blur) ...
     edge_beside: int = 4

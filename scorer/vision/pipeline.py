@@ -61,6 +61,9 @@ class Detection:
     # over ``config.glare_photo_share`` the photo is a glared one, where lanes are asked more and
     # pieces washed out may still read empty (the review says so: ``web.scan_photos.glared``)
     glare: float = 0.0
+    # the lanes with a space a glare spot burnt out to white (``classify.read_board``): read as
+    # a lane outside the photo is, and the review says so too
+    burnt: tuple[str, ...] = ()
 
     def owner(self, route_id: str) -> str | None:
         return next((r.owner for r in self.routes if r.route == route_id), None)
@@ -197,11 +200,13 @@ def detect(
     else:
         work_corners, confidence = given * scale, 1.0
         art_corners = fit_art_frame(image, board, work_corners, config)
-    lab, veil = read_board(image, board, art_corners, config)
+    lab, veil, burnt = read_board(image, board, art_corners, config)
     check_sharpness(lab, config)
     probs = space_probabilities(lab, board, wanted, config, model)
     seen = seen_spaces(board, art_corners, width, height)
-    routes = unseen_lanes_doubtful(lane_results(probs, board, config, veil), board, seen, config)
+    # a space a glare spot burnt out to white is as unseen as one outside the photo
+    routes = unseen_lanes_doubtful(lane_results(probs, board, config, veil), board,
+                                   seen & ~burnt, config)
     lanes, _, owner_of = space_table(board)
     unseen = tuple(sorted({lanes[i].id for i in owner_of[~seen]}))
     shown = cities_in_photo(board, art_corners, width, height)
@@ -220,7 +225,8 @@ def detect(
         photo_size=(round(image.shape[1] / scale), round(image.shape[0] / scale)),
         unseen=unseen,
         unseen_cities=tuple(sorted(set(board.cities) - shown)),
-        glare=veiled_share(veil, config),
+        glare=veiled_share(np.where(burnt, 1.0, veil), config),
+        burnt=tuple(sorted({lanes[i].id for i in owner_of[burnt]})),
     )
 
 

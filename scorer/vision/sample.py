@@ -137,6 +137,25 @@ def veil_map(
     return _over_the_map(np.clip(share, 0.0, most), size * step, h, w)
 
 
+def blown_spaces(
+    bgr: np.ndarray, board: Board, scale: float = 1.0, level: int = 248, half: float = 12.0,
+) -> np.ndarray:
+    """Per space (``space_table`` order), the share of the square of ``half`` art px around
+    its centre that a glare spot has burnt out to white (every channel at ``level`` or more):
+    there no veil can be taken off, the photo shows nothing of what lies on the space."""
+    burnt = (bgr.min(axis=2) >= level).astype(np.float32)
+    total = cv2.integral(burnt)
+    _, spaces, _ = space_table(board)
+    h, w = burnt.shape
+    r = max(int(round(half * scale)), 1)
+    x = np.round(spaces[:, 0] * scale).astype(int)
+    y = np.round(spaces[:, 1] * scale).astype(int)
+    x0, x1 = np.clip(x - r, 0, w), np.clip(x + r + 1, 0, w)
+    y0, y1 = np.clip(y - r, 0, h), np.clip(y + r + 1, 0, h)
+    inside = total[y1, x1] - total[y0, x1] - total[y1, x0] + total[y0, x0]
+    return inside / np.maximum((x1 - x0) * (y1 - y0), 1)
+
+
 def unveil(bgr: np.ndarray, share: np.ndarray, white: float = 250.0) -> np.ndarray:
     """The photo without the white veil of ``veil_map``: ``(observed - s * white) / (1 - s)``."""
     s = share[..., None]

@@ -31,7 +31,7 @@ def photo_reading(detection: Any, scale: float = 1.0) -> dict[str, Any]:
         "stations": {s.city: s.owner for s in detection.stations},
         "elapsed_ms": detection.elapsed_ms, "scale": scale,
         "unseen": list(detection.unseen), "unseen_cities": list(detection.unseen_cities),
-        "glare": round(detection.glare, 3),
+        "glare": round(detection.glare, 3), "burnt": list(detection.burnt),
     }
 
 
@@ -62,13 +62,14 @@ def outside_every_photo(result: dict[str, Any], what: str = "unseen") -> set[str
 
 def glared(result: dict[str, Any]) -> bool:
     """Whether every photo of the review lies partly under a glare spot (more of the board's
-    spaces under its veil than ``VisionConfig.glare_photo_share``): the lanes there are asked
-    more and washed-out pieces may still read empty, which a photo from another side settles."""
+    spaces under its veil than ``VisionConfig.glare_photo_share``, or a lane burnt out to
+    white): the lanes there are asked more and washed-out pieces may still read empty, which
+    a photo from another side settles."""
     from scorer.vision.config import DEFAULT  # the detector's package: with the first scan
 
     photos = readings(result)
     return bool(photos) and all(photo.get("glare", 0.0) > DEFAULT.glare_photo_share
-                                for photo in photos)
+                                or photo.get("burnt") for photo in photos)
 
 
 def photo_count(result: dict[str, Any]) -> int:

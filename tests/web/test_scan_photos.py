@@ -227,18 +227,20 @@ def test_a_second_photo_past_the_game_s_quota_is_refused_and_nothing_changes(app
     assert client.get(f"{url}/rectified-2.jpg").status_code == 404
 
 
-def under_a_glare_spot(data: bytes, corners: list) -> bytes:
-    """The photo under a lamp's broad bright spot over the board's middle: up to 0.6 of white
-    mixed into every colour, fading over a fifth of the board's diagonal."""
+def under_a_glare_spot(data: bytes, corners: list, most: float = 0.6,
+                       spread: float = 0.2) -> bytes:
+    """The photo under a lamp's bright spot over the board's middle: up to ``most`` of white
+    mixed into every colour (over 1: burnt out to white at its centre), fading over
+    ``spread`` of the board's diagonal."""
     image = np.asarray(Image.open(io.BytesIO(data)).convert("RGB"), dtype=np.float32)
     quad = np.asarray(corners, dtype=np.float32)
     centre, diagonal = quad.mean(axis=0), float(np.linalg.norm(quad[0] - quad[2]))
     yy, xx = np.mgrid[0:image.shape[0], 0:image.shape[1]]
-    share = 0.6 * np.exp(-((xx - centre[0]) ** 2 + (yy - centre[1]) ** 2)
-                         / (2 * (0.2 * diagonal) ** 2))[..., None]
+    share = most * np.exp(-((xx - centre[0]) ** 2 + (yy - centre[1]) ** 2)
+                          / (2 * (spread * diagonal) ** 2))[..., None]
     buffer = io.BytesIO()
-    Image.fromarray(np.clip(image * (1 - share) + 250 * share, 0, 255).astype(np.uint8)).save(
-        buffer, "JPEG", quality=90)
+    Image.fromarray(np.clip(image * (1 - np.minimum(share, 1)) + 250 * share, 0, 255)
+                    .astype(np.uint8)).save(buffer, "JPEG", quality=90)
     return buffer.getvalue()
 
 
@@ -252,3 +254,16 @@ def test_a_glared_photo_says_so_until_a_photo_from_another_side_is_added(client,
         client, new_game(client, "usa", truth["players"]), first))).text
     add(client, url, other)  # the same board from the other side, no glare
     assert "data-glare" not in client.get(url).text
+
+
+def test_a_small_spot_burnt_out_to_white_says_so_and_asks_its_lanes(client, photos):
+    """A lamp's reflection burnt out to white over a few lanes: too small to count as a glare
+    over part of the board, but nothing under it can be read: the review says so, and lists
+    those lanes to check."""
+    first, _, truth = photos
+    burnt = under_a_glare_spot(first, truth["corners"], most=1.8, spread=0.05)
+    url = scan_url(upload(client, new_game(client, "usa", truth["players"]), burnt))
+    page = client.get(url).text
+    assert "data-glare" in page
+    # the lanes under its centre (the board's middle), read empty surely without it
+    assert {"denver--kansas-city", "kansas-city--omaha"} <= doubtful_lanes(page)

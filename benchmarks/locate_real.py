@@ -7,7 +7,8 @@ says so and exits 0 without it) a fixed, seeded set of variants is made in memor
 90/180/270 degrees and by small angles, seen by a camera 20 and 35 degrees off vertical from
 several sides, the board smaller in the frame on a table (the photo's own table where it
 shows one, a wood-like or a light texture otherwise, never plain black), darker x0.5 and x0.4
-with and without a soft glare spot (and x0.7 and x0.85 under one), warm and cool white
+with and without a soft glare spot (and x0.7 and x0.85 under one), under a lamp's reflection
+burnt out to white (two places), warm and cool white
 balance, downscaled to 1200 px at JPEG quality 70, and a few of these combined. The label
 corners go through the same warp, so they stay in board order (TL of the board's artwork
 first, as ``locate`` reports them).
@@ -218,6 +219,20 @@ def lit(image: np.ndarray, corners: np.ndarray, exposure: float, glare: bool,
     return np.clip(out, 0, 255).astype(np.uint8)
 
 
+def burnt(image: np.ndarray, corners: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """A lamp's reflection burnt out to white somewhere on the board (1.3-2 times white at its
+    centre, clipped), fading over 4-8 % of the board's diagonal."""
+    h, w = image.shape[:2]
+    centre = corners.mean(axis=0)
+    at = centre + rng.uniform(-0.3, 0.3, 2) * (corners.max(axis=0) - corners.min(0))
+    sigma = rng.uniform(0.04, 0.08) * diagonal(corners)
+    yy, xx = np.ogrid[0:h, 0:w]
+    share = (rng.uniform(1.3, 2.0) * np.exp(-((xx - at[0]) ** 2 + (yy - at[1]) ** 2)
+                                            / (2 * sigma ** 2))).astype(np.float32)[..., None]
+    out = image.astype(np.float32) * (1 - 0.3 * np.minimum(share, 1)) + 255 * share
+    return np.clip(out + rng.normal(0, 2.5, out.shape), 0, 255).astype(np.uint8)
+
+
 def cast(image: np.ndarray, gains: tuple[float, float, float]) -> np.ndarray:
     return np.clip(image.astype(np.float32) * np.array(gains, np.float32), 0, 255).astype(
         np.uint8)
@@ -296,6 +311,10 @@ def variants(photo: Photo, seed: int) -> Iterator[Variant]:
         for k in (1, 2):
             yield Variant(f"x{exposure} + glare spot {k}",
                           jpeg(lit(image, corners, exposure, True, spots)), corners)
+    # a lamp's reflection burnt out to white (its own draws too)
+    burns = np.random.default_rng(2000 + seed)
+    for k in (1, 2):
+        yield Variant(f"burnt glare {k}", jpeg(burnt(image, corners, burns)), corners)
 
 
 # ---------------------------------------------------------------------------- cut by the frame

@@ -70,7 +70,7 @@ def read_board(
         at = np.round(spaces[:, :2] * config.rectify_scale).astype(int)
         share = veil_map(rectified, config.rectify_scale)
         veil = _at_spaces(share, at)
-        spot = burnt.any() or veiled_share(veil, config) > config.glare_photo_share
+        spot = burnt.any() or veiled_share(veil, config) > config.broad_veil_from
         if config.broad_veil and spot:
             share = veil_map(rectified, config.rectify_scale, broad=True)
             veil = _at_spaces(share, at)

@@ -100,11 +100,15 @@ class VisionConfig:
     # a glare spot's white veil is taken off the rectified board first (sample.veil_map)
     unveil: bool = True
     # ... measured again as a broad spot (its top nearly whole) on a photo whose first measure
-    # finds more than glare_photo_share of its spaces under a veil: on the real photos' variants
-    # under a glare spot (LSO models) lanes right 91.6 -> 94.5 %, wrong and not asked 44 -> 23;
-    # the others read as before. Training leaves it off (train.measure): models trained with it
-    # read the variants without glare worse (97.3 against 98.0 % of lanes)
+    # finds more than broad_veil_from of its spaces under a veil (glare_veil), or a space burnt
+    # out: on the real photos' variants under a glare spot (LSO models) lanes right 91.6 ->
+    # 94.5 %, wrong and not asked 44 -> 23. The first measure finds 0.17-0.68 of the spaces of
+    # those variants under a veil, and up to 0.167 of the others' (at 0.12 seven of them, all
+    # of europe-all-pieces-1, were measured again and read worse: 96-99 -> 91-96 % of lanes).
+    # Training leaves it off (train.measure): models trained with it read the variants without
+    # glare worse (97.3 against 98.0 % of lanes)
     broad_veil: bool = True
+    broad_veil_from: float = 0.2
     # ... and the light's colour taken off by one gain per channel (sample.white_balance)
     white_balance: bool = True
     # photo quality gates

@@ -49,37 +49,59 @@ def board_lab(
 ) -> np.ndarray:
     """The rectified map area in Lab, normalised by the photo's own paper colour around
     each point."""
-    return read_board(image, board, corners, config)[0]
+    return read_board(image, board, corners, config).lab
+
+
+@dataclass(frozen=True)
+class BoardReading:
+    """What ``read_board`` makes of a photo's board: its Lab (``board_lab``); the share of a
+    glare's white veil found over each space (``space_table`` order; none when
+    ``config.unveil`` is off), which the veil's removal only partly undoes: the lanes under it
+    are read less surely; whether a glare spot burnt each space out to white
+    (``blown_spaces``): nothing on it can be read; and the Lab to find stations in."""
+
+    lab: np.ndarray
+    veil: np.ndarray
+    burnt: np.ndarray
+    station_lab: np.ndarray
 
 
 def read_board(
-    image: np.ndarray, board: Board, corners: np.ndarray, config: VisionConfig = DEFAULT
-) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """``board_lab``; the share of a glare's white veil found over each space (in
-    ``space_table`` order; none when ``config.unveil`` is off), which the veil's removal
-    only partly undoes: the lanes under it are read less surely; and whether a glare spot
-    burnt each space out to white (``blown_spaces``): nothing on it can be read. A photo
+    image: np.ndarray, board: Board, corners: np.ndarray, config: VisionConfig = DEFAULT,
+    stations: bool = False,
+) -> BoardReading:
+    """The board of a photo read into Lab, its veil taken off (``BoardReading``). A photo
     found partly under a glare spot is measured again for a broad spot (``veil_map``'s
-    ``broad``, with ``config.broad_veil``)."""
+    ``broad``, with ``config.broad_veil``): its lanes are read with that veil taken off, and,
+    with ``stations``, its stations with the first one's (taking off the broad one lost 3 of
+    the 26 stations of the rendered samples, all under a glare spot)."""
     rectified = rectify(image, board, corners, config.rectify_scale)
     _, spaces, _ = space_table(board)
     burnt = blown_spaces(rectified, board, config.rectify_scale,
                          config.burnt_level) >= config.burnt_share
     veil = np.zeros(len(spaces), dtype=np.float32)
-    if config.unveil:
-        at = np.round(spaces[:, :2] * config.rectify_scale).astype(int)
-        share = veil_map(rectified, config.rectify_scale)
-        veil = _at_spaces(share, at)
-        spot = burnt.any() or veiled_share(veil, config) > config.broad_veil_from
-        if config.broad_veil and spot:
-            share = veil_map(rectified, config.rectify_scale, broad=True)
-            veil = _at_spaces(share, at)
-        rectified = unveil(rectified, share)
+    if not config.unveil:
+        lab = _normalised_lab(rectified, board, config)
+        return BoardReading(lab, veil, burnt, lab)
+    at = np.round(spaces[:, :2] * config.rectify_scale).astype(int)
+    share = veil_map(rectified, config.rectify_scale)
+    veil = _at_spaces(share, at)
+    spot = burnt.any() or veiled_share(veil, config) > config.broad_veil_from
+    if not (config.broad_veil and spot):
+        lab = _normalised_lab(unveil(rectified, share), board, config)
+        return BoardReading(lab, veil, burnt, lab)
+    broad = veil_map(rectified, config.rectify_scale, broad=True)
+    lab = _normalised_lab(unveil(rectified, broad), board, config)
+    station_lab = _normalised_lab(unveil(rectified, share), board, config) if stations else lab
+    return BoardReading(lab, _at_spaces(broad, at), burnt, station_lab)
+
+
+def _normalised_lab(rectified: np.ndarray, board: Board, config: VisionConfig) -> np.ndarray:
     if config.white_balance:
         rectified = white_balance(rectified, board, config.rectify_scale)
     lab = to_lab(rectified)
     return normalise(lab, paper_map(lab, board, config.rectify_scale, config.paper_cell,
-                                    config.paper_smooth, config.paper_ratio)), veil, burnt
+                                    config.paper_smooth, config.paper_ratio))
 
 
 def _at_spaces(share: np.ndarray, at: np.ndarray) -> np.ndarray:

@@ -200,7 +200,9 @@ def detect(
     else:
         work_corners, confidence = given * scale, 1.0
         art_corners = fit_art_frame(image, board, work_corners, config)
-    lab, veil, burnt = read_board(image, board, art_corners, config)
+    with_stations = board_has_stations(board.name)
+    reading = read_board(image, board, art_corners, config, stations=with_stations)
+    lab, veil, burnt = reading.lab, reading.veil, reading.burnt
     check_sharpness(lab, config)
     probs = space_probabilities(lab, board, wanted, config, model)
     seen = seen_spaces(board, art_corners, width, height)
@@ -210,9 +212,9 @@ def detect(
     lanes, _, owner_of = space_table(board)
     unseen = tuple(sorted({lanes[i].id for i in owner_of[~seen]}))
     shown = cities_in_photo(board, art_corners, width, height)
-    stations = (tuple(s for s in find_stations(lab, probs, board, wanted, config)
+    stations = (tuple(s for s in find_stations(reading.station_lab, probs, board, wanted, config)
                       if s.city in shown)
-                if board_has_stations(board.name) else ())
+                if with_stations else ())
     h = np.diag([1 / scale, 1 / scale, 1.0]) @ art_to_photo(board, art_corners)
     return Detection(
         map=board.name,

@@ -64,6 +64,9 @@ class BoardReading:
     veil: np.ndarray
     burnt: np.ndarray
     station_lab: np.ndarray
+    # the spaces round a burnt one (``config.burnt_rim``), washed out beyond what the veil's
+    # removal gives back: their lanes are asked
+    rim: np.ndarray | None = None
 
 
 def read_board(
@@ -93,7 +96,11 @@ def read_board(
     broad = veil_map(rectified, config.rectify_scale, broad=True)
     lab = _normalised_lab(unveil(rectified, broad), board, config)
     station_lab = _normalised_lab(unveil(rectified, share), board, config) if stations else lab
-    return BoardReading(lab, _at_spaces(broad, at), burnt, station_lab)
+    rim = None
+    if burnt.any():
+        gap = np.linalg.norm(spaces[:, None, :2] - spaces[None, burnt, :2], axis=2).min(axis=1)
+        rim = ~burnt & (gap <= config.burnt_rim)
+    return BoardReading(lab, _at_spaces(broad, at), burnt, station_lab, rim)
 
 
 def _normalised_lab(rectified: np.ndarray, board: Board, config: VisionConfig) -> np.ndarray:

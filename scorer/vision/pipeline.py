@@ -209,6 +209,8 @@ def detect(
     # a space a glare spot burnt out to white is as unseen as one outside the photo
     routes = unseen_lanes_doubtful(lane_results(probs, board, config, veil), board,
                                    seen & ~burnt, config)
+    if reading.rim is not None:
+        routes = rim_lanes_doubtful(routes, board, reading.rim, config)
     lanes, _, owner_of = space_table(board)
     unseen = tuple(sorted({lanes[i].id for i in owner_of[~seen]}))
     shown = cities_in_photo(board, art_corners, width, height)
@@ -275,6 +277,17 @@ def unseen_lanes_doubtful(routes: Sequence[LaneResult], board: Board, seen: np.n
             lane = replace(lane, confidence=min(lane.confidence, config.unseen_confidence))
         out.append(lane)
     return tuple(out)
+
+
+def rim_lanes_doubtful(routes: Sequence[LaneResult], board: Board, rim: np.ndarray,
+                       config: VisionConfig) -> tuple[LaneResult, ...]:
+    """``routes`` with the lanes that have a space on the rim of a burnt-out glare spot
+    (``BoardReading.rim``) read at most ``config.unseen_confidence`` surely: pieces there are
+    washed out and read empty, surely, while the lane may still be read right."""
+    lanes, _, owner_of = space_table(board)
+    near = {lanes[i].id for i in owner_of[rim]}
+    return tuple(replace(lane, confidence=min(lane.confidence, config.unseen_confidence))
+                 if lane.route in near else lane for lane in routes)
 
 
 def cities_in_photo(board: Board, art_corners: np.ndarray, width: int, height: int,

@@ -7,10 +7,16 @@ import numpy as np
 import pytest
 
 from scorer.boards import load_board
-from scorer.vision.classify import board_lab, lane_results, read_board, space_probabilities
+from scorer.vision.classify import (
+    LaneResult,
+    board_lab,
+    lane_results,
+    read_board,
+    space_probabilities,
+)
 from scorer.vision.config import DEFAULT
 from scorer.vision.geometry import art_to_photo, project, rectify
-from scorer.vision.pipeline import detect
+from scorer.vision.pipeline import detect, rim_lanes_doubtful
 from scorer.vision.sample import space_table, unveil, veil_map
 from tests.vision.samples import SAMPLES, labelled
 
@@ -154,3 +160,23 @@ def test_stations_under_a_glare_spot_are_found_with_the_first_measure_of_its_vei
     want = {s["city"].lower(): s["owner"] for s in truth["stations"]}
     assert {city: got.get(city) for city in ("rostov", "smolensk")} == {
         city: want[city] for city in ("rostov", "smolensk")}
+
+
+def test_the_lanes_on_the_rim_of_a_burnt_out_spot_are_asked_with_their_reading_kept():
+    truth, image, corners = labelled("usa-01")
+    h = art_to_photo(USA, corners)
+    centre, side = project(h, np.array([[900.0, 560.0], [1020.0, 560.0]]))
+    reading = read_board(burnt_out(image, centre, float(np.linalg.norm(side - centre))),
+                         USA, corners)
+    _, spaces, _ = space_table(USA)
+    assert reading.rim is not None and reading.rim.any()
+    assert not (reading.rim & reading.burnt).any()
+    gap = np.linalg.norm(spaces[reading.rim, None, :2] - spaces[None, reading.burnt, :2], axis=2)
+    assert gap.min(axis=1).max() <= DEFAULT.burnt_rim
+    assert read_board(image, USA, corners).rim is None
+    routes, _, owner_of = space_table(USA)
+    on_rim = routes[owner_of[np.flatnonzero(reading.rim)[0]]].id
+    lanes = (LaneResult(on_rim, "red", 0.98, "red"), LaneResult("calgary--seattle", None, 0.99))
+    asked, far = rim_lanes_doubtful(lanes, USA, reading.rim, DEFAULT)
+    assert (asked.owner, asked.likely) == ("red", "red")
+    assert asked.confidence < DEFAULT.doubt_below and far == lanes[1]

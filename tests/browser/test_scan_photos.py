@@ -70,3 +70,27 @@ def test_a_glared_photo_asks_for_one_from_another_side_on_a_phone(phone, table, 
     assert add and 0 <= add["y"] - (box["y"] + box["height"]) <= 40
     shot(phone, "glare-notice")
     assert not phone.problems
+
+
+def test_a_burnt_out_reflection_lists_its_lanes_and_applies_as_shown_on_a_phone(
+        phone, table, shot, tmp_path):
+    """A lamp's reflection burnt out to white over the board's middle: the review says so
+    and lists the lanes under it to check, and Apply sets what the review shows."""
+    truth = json.loads((SAMPLES / "usa-01.json").read_text())
+    burnt = tmp_path / "burnt.jpg"
+    burnt.write_bytes(under_a_glare_spot((SAMPLES / "usa-01.jpg").read_bytes(),
+                                         truth["corners"], most=1.8, spread=0.05))
+    game_id = table.api_game({"variant": truth["map"], "players": [
+        {"name": f"P{i}", "color": c} for i, c in enumerate(truth["players"])]})
+    phone.goto(f"/games/{game_id}/scan")
+    phone.locator("[data-scan-photo]").set_input_files(str(burnt))
+    phone.locator(".scan-form button[type=submit]").tap()
+    phone.wait_for_url(re.compile(rf"/games/{game_id}/scan/[\w-]+$"), timeout=60_000)
+    expect(phone.locator("[data-glare]")).to_contain_text("A glare spot lies over part")
+    asked = {a.get_attribute("data-route-id")
+             for a in phone.locator("#scan-lanes [data-doubtful]").all()}
+    assert {"denver--kansas-city", "kansas-city--omaha"} <= asked
+    shot(phone, "burnt-review")
+    shown = shown_owners(phone)
+    assert applied(phone, table, game_id) == {r: owner for r, owner in shown.items() if owner}
+    assert not phone.problems

@@ -196,13 +196,14 @@ def test_a_tap_on_either_lane_of_a_double_on_the_photo_review_changes_that_lane(
     assert not wrong, f"taps changed the wrong lane: {wrong}"
 
 
-def reviewed(page, table, sample: str = "usa-01") -> str:
-    """A game with the sample photo's players, its photo uploaded from the phone: the game."""
+def reviewed(page, table, sample: str = "usa-01", photo: Path | None = None) -> str:
+    """A game with the sample photo's players, its photo (or ``photo``, made from it)
+    uploaded from the phone: the game."""
     truth = json.loads((SAMPLES / f"{sample}.json").read_text())
     game_id = table.api_game({"variant": truth["map"], "players": [
         {"name": f"P{i}", "color": c} for i, c in enumerate(truth["players"])]})
     page.goto(f"/games/{game_id}/scan")
-    page.locator("[data-scan-photo]").set_input_files(str(SAMPLES / f"{sample}.jpg"))
+    page.locator("[data-scan-photo]").set_input_files(str(photo or SAMPLES / f"{sample}.jpg"))
     page.locator(".scan-form button[type=submit]").tap()
     page.wait_for_url(re.compile(rf"/games/{game_id}/scan/[\w-]+$"), timeout=60_000)
     return game_id

@@ -54,12 +54,7 @@ def test_a_glared_photo_asks_for_one_from_another_side_on_a_phone(phone, table, 
     glared = tmp_path / "glared.jpg"
     glared.write_bytes(under_a_glare_spot((SAMPLES / "usa-01.jpg").read_bytes(),
                                           truth["corners"]))
-    game_id = table.api_game({"variant": truth["map"], "players": [
-        {"name": f"P{i}", "color": c} for i, c in enumerate(truth["players"])]})
-    phone.goto(f"/games/{game_id}/scan")
-    phone.locator("[data-scan-photo]").set_input_files(str(glared))
-    phone.locator(".scan-form button[type=submit]").tap()
-    phone.wait_for_url(re.compile(rf"/games/{game_id}/scan/[\w-]+$"), timeout=60_000)
+    reviewed(phone, table, photo=glared)
     notice = phone.locator("[data-glare]")
     expect(notice).to_contain_text("A glare spot lies over part of the board")
     notice.scroll_into_view_if_needed()
@@ -80,12 +75,7 @@ def test_a_burnt_out_reflection_lists_its_lanes_and_applies_as_shown_on_a_phone(
     burnt = tmp_path / "burnt.jpg"
     burnt.write_bytes(under_a_glare_spot((SAMPLES / "usa-01.jpg").read_bytes(),
                                          truth["corners"], most=1.8, spread=0.05))
-    game_id = table.api_game({"variant": truth["map"], "players": [
-        {"name": f"P{i}", "color": c} for i, c in enumerate(truth["players"])]})
-    phone.goto(f"/games/{game_id}/scan")
-    phone.locator("[data-scan-photo]").set_input_files(str(burnt))
-    phone.locator(".scan-form button[type=submit]").tap()
-    phone.wait_for_url(re.compile(rf"/games/{game_id}/scan/[\w-]+$"), timeout=60_000)
+    game_id = reviewed(phone, table, photo=burnt)
     expect(phone.locator("[data-glare]")).to_contain_text("A glare spot lies over part")
     asked = {a.get_attribute("data-route-id")
              for a in phone.locator("#scan-lanes [data-doubtful]").all()}

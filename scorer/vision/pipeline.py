@@ -208,9 +208,7 @@ def detect(
     seen = seen_spaces(board, art_corners, width, height)
     # a space a glare spot burnt out to white is as unseen as one outside the photo
     routes = unseen_lanes_doubtful(lane_results(probs, board, config, veil), board,
-                                   seen & ~burnt, config)
-    if reading.rim is not None:
-        routes = rim_lanes_doubtful(routes, board, reading.rim, config)
+                                   seen & ~burnt, config, reading.rim)
     lanes, _, owner_of = space_table(board)
     unseen = tuple(sorted({lanes[i].id for i in owner_of[~seen]}))
     shown = cities_in_photo(board, art_corners, width, height)
@@ -258,36 +256,30 @@ def seen_spaces(board: Board, art_corners: np.ndarray, width: int, height: int) 
 
 
 def unseen_lanes_doubtful(routes: Sequence[LaneResult], board: Board, seen: np.ndarray,
-                          config: VisionConfig) -> tuple[LaneResult, ...]:
+                          config: VisionConfig, unsure: np.ndarray | None = None,
+                          ) -> tuple[LaneResult, ...]:
     """``routes`` with the lanes the photo does not show whole made doubtful (the review
     asks them): one with a space outside the photo is read at most
     ``config.unseen_confidence`` surely, one with half of its spaces or more outside is not
-    read at all (no owner, confidence 0)."""
-    if seen.all():
+    read at all (no owner, confidence 0). A lane with a space in ``unsure`` (shown, but not
+    to be trusted: the rim of a burnt-out glare spot, ``BoardReading.rim``) is read at most
+    as surely, its reading kept."""
+    unsure = np.zeros_like(seen) if unsure is None else unsure
+    if seen.all() and not unsure.any():
         return tuple(routes)
     lanes, _, owner_of = space_table(board)
     unseen = np.bincount(owner_of, ~seen, len(lanes)) / np.bincount(owner_of, minlength=len(lanes))
     share = {lane.id: float(u) for lane, u in zip(lanes, unseen, strict=True)}
+    doubted = {lanes[i].id for i in owner_of[unsure]}
     out = []
     for lane in routes:
         part = share.get(lane.route, 0.0)
         if part >= 0.5:
             lane = replace(lane, owner=None, confidence=0.0, likely="empty", second="empty")
-        elif part > 0:
+        elif part > 0 or lane.route in doubted:
             lane = replace(lane, confidence=min(lane.confidence, config.unseen_confidence))
         out.append(lane)
     return tuple(out)
-
-
-def rim_lanes_doubtful(routes: Sequence[LaneResult], board: Board, rim: np.ndarray,
-                       config: VisionConfig) -> tuple[LaneResult, ...]:
-    """``routes`` with the lanes that have a space on the rim of a burnt-out glare spot
-    (``BoardReading.rim``) read at most ``config.unseen_confidence`` surely: pieces there are
-    washed out and read empty, surely, while the lane may still be read right."""
-    lanes, _, owner_of = space_table(board)
-    near = {lanes[i].id for i in owner_of[rim]}
-    return tuple(replace(lane, confidence=min(lane.confidence, config.unseen_confidence))
-                 if lane.route in near else lane for lane in routes)
 
 
 def cities_in_photo(board: Board, art_corners: np.ndarray, width: int, height: int,

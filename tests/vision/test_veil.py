@@ -16,7 +16,7 @@ from scorer.vision.classify import (
 )
 from scorer.vision.config import DEFAULT
 from scorer.vision.geometry import art_to_photo, project, rectify
-from scorer.vision.pipeline import detect, rim_lanes_doubtful
+from scorer.vision.pipeline import detect, unseen_lanes_doubtful
 from scorer.vision.sample import space_table, unveil, veil_map
 from tests.vision.samples import SAMPLES, labelled
 
@@ -177,6 +177,7 @@ def test_the_lanes_on_the_rim_of_a_burnt_out_spot_are_asked_with_their_reading_k
     routes, _, owner_of = space_table(USA)
     on_rim = routes[owner_of[np.flatnonzero(reading.rim)[0]]].id
     lanes = (LaneResult(on_rim, "red", 0.98, "red"), LaneResult("calgary--seattle", None, 0.99))
-    asked, far = rim_lanes_doubtful(lanes, USA, reading.rim, DEFAULT)
+    seen = np.ones(len(spaces), dtype=bool)
+    asked, far = unseen_lanes_doubtful(lanes, USA, seen, DEFAULT, reading.rim)
     assert (asked.owner, asked.likely) == ("red", "red")
     assert asked.confidence < DEFAULT.doubt_below and far == lanes[1]

@@ -134,6 +134,10 @@ def measure_one(photo: Path, label: Path, repeat: int, weights: Path | None = No
         "peak_mb": peak_mb,
         "mistakes": mistakes,
         "readings": readings,
+        # every lane: [route, true owner, read owner, confidence, likely, second] (--rows)
+        "lanes_read": [[lane.route, None if lane.route in doubtful else expected.get(lane.route),
+                        lane.owner, round(lane.confidence, 4), lane.likely, lane.second]
+                       for lane in detection.routes],
         "colours": colours,
         "invented": ([sum(lane.owner is not None for lane in detection.routes),
                       sum(board.routes[lane.route].length for lane in detection.routes
@@ -189,6 +193,9 @@ def main() -> int:
     parser.add_argument("--models", type=Path, metavar="DIR",
                         help="with --lso: keep each source's model here and reuse it when "
                              "present (to measure changes to the reading, not the training)")
+    parser.add_argument("--rows", type=Path, metavar="FILE",
+                        help="also write every photo's measures (its wrong lanes, readings and "
+                             "confidences) to FILE as JSON, to study them")
     parser.add_argument("--one", nargs=2, type=Path, help=argparse.SUPPRESS)
     parser.add_argument("--weights", type=Path, help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -197,7 +204,7 @@ def main() -> int:
         return 0
     if args.lso:
         return leave_one_source_out(args.lso, args.harder, args.models, args.repeat,
-                                    args.verbose, args.members, args.only)
+                                    args.verbose, args.members, args.only, args.rows)
     if args.loo:
         return leave_one_out(args.loo, args.train, args.repeat, args.verbose, args.members,
                              args.only)
@@ -284,7 +291,8 @@ def leave_one_out(folder: Path, train: list[Path] | None, repeat: int, verbose: 
 
 
 def leave_one_source_out(folder: Path, harder: Path | None, models: Path | None, repeat: int,
-                         verbose: bool, members: int | None = None, only: str = "") -> int:
+                         verbose: bool, members: int | None = None, only: str = "",
+                         rows_out: Path | None = None) -> int:
     """Each board's real photos of ``folder`` (a source: its board, table and camera) read by
     a model trained on the renders and the other sources' real photos only, so no photo is
     read by a model that saw it or a re-shot of it; ``harder`` variants of those photos are
@@ -313,6 +321,8 @@ def leave_one_source_out(folder: Path, harder: Path | None, models: Path | None,
         rows = sorted(results[tested_dir], key=lambda r: r["photo"])
         report(Path(f"{tested_dir} leave-one-source-out"), rows, verbose, per_colour=True)
         report_reliability(rows)
+    if rows_out:
+        rows_out.write_text(json.dumps({str(d): r for d, r in results.items()}), encoding="utf-8")
     return 0
 
 

@@ -164,16 +164,18 @@ class VisionConfig:
     # real photos and of their variants without a glare spot was right from 0.5 up
     # (docs/detector.md): from this probability its confidence starts at doubt_below
     empty_sure_from: float = 0.5
-    # ... clear of glare: no space of the lane under a veil of this share of white (veil_map;
-    # the real photos' own light gives up to 0.11 here and there) ...
+    # ... clear of glare: no space of the lane under a veil of glare_doubt_veil (below) or
+    # more, and no more than glare_photo_share of the photo's spaces under one of glare_veil
+    # (veil_map; the real photos' own light gives up to 0.11 here and there, over 0 to 0.10
+    # of their spaces; variants under a glare spot 0.17 and up)
     glare_veil: float = 0.05
-    # ... nor more than this share of the photo's spaces (real photos: 0 to 0.10; variants
-    # under a glare spot 0.17 and up)
     glare_photo_share: float = 0.12
     # under a veil of this share of white on one of its spaces, a lane read empty is asked below
     # this probability of empty (``classify.empty_knees``): chosen between 0.1 and 0.15 on the
     # real photos' variants under a glare spot (0.15 left 62 lanes wrong and not asked, 0.1 44,
-    # asking 18.9 and 20.2 % of their lanes)
+    # asking 18.9 and 20.2 % of their lanes). Below it, on a photo clear of glare, the lane
+    # counts as clear: on the variants without a glare spot the 233 lanes read empty under a
+    # veil of 0.05-0.1 were all right (77 of them asked when such a veil counted as glare)
     glare_doubt_veil: float = 0.1
     glare_empty_sure_from: float = 0.95
     # ... and none of its spaces may look empty with more than this probability

@@ -409,8 +409,9 @@ def bare_print_probabilities(route_id: str, empty: float) -> np.ndarray:
 
 def test_a_lane_read_empty_clear_of_glare_is_not_asked_where_its_probability_is_middling():
     """Bare print read 0.6 empty, 0.4 its own colour: without glare such readings of real
-    photos were right every time, so the review does not ask; under a glare veil (on the lane,
-    or over much of the photo) it keeps its probability and is asked."""
+    photos were right every time, so the review does not ask, also under a faint veil (the
+    photo's own light); under a glare veil (0.1 or more on the lane, or a veil over much of the
+    photo) it is asked."""
     route = "dallas--el-paso"  # printed red, four spaces
     probs = bare_print_probabilities(route, 0.6)
     routes, _, owner_of = space_table(USA)
@@ -418,8 +419,16 @@ def test_a_lane_read_empty_clear_of_glare_is_not_asked_where_its_probability_is_
     clear = np.zeros(len(owner_of))
     lane = lane_of(lane_results(probs, USA, veil=clear), route)
     assert lane.owner is None and lane.confidence >= DEFAULT.doubt_below
-    faint_glare_on_lane = np.where(on_lane, 0.07, 0.0)
-    lane = lane_of(lane_results(probs, USA, veil=faint_glare_on_lane), route)
+    # a faint veil on the lane alone is the photo's own uneven light: still clear
+    faint_veil_on_lane = np.where(on_lane, 0.07, 0.0)
+    lane = lane_of(lane_results(probs, USA, veil=faint_veil_on_lane), route)
+    assert lane.owner is None and lane.confidence >= DEFAULT.doubt_below
+    glare_on_lane = np.where(on_lane, 0.12, 0.0)
+    lane = lane_of(lane_results(probs, USA, veil=glare_on_lane), route)
+    assert lane.owner is None and lane.confidence < DEFAULT.doubt_below
+    glare_beside = np.where(on_lane, 0.07, 0.0)  # faint on the lane, a spot over the photo
+    glare_beside[np.arange(len(owner_of)) % 4 == 0] = 0.07
+    lane = lane_of(lane_results(probs, USA, veil=glare_beside), route)
     assert lane.owner is None and lane.confidence == pytest.approx(0.6)
     broad_glare = np.where(np.arange(len(owner_of)) % 4 == 0, 0.07, 0.0)  # a quarter of spaces
     broad_glare[on_lane] = 0.0

@@ -393,6 +393,27 @@ def test_over_the_box_the_least_sure_lane_of_the_colour_is_dropped():
     assert sum(USA.routes[r].length for r in reads if got[r] == "red") <= DEFAULT.pieces_per_colour
 
 
+def test_over_the_box_a_sure_read_on_its_own_print_outlasts_a_weak_one_elsewhere():
+    """Red over the box: a weak red read on a route printed in another colour is dropped
+    before a sure one on red print (the real crowded boards' blue lane on blue print, dropped
+    for a weak blue read of a white route), and the red-printed one, kept, is asked."""
+    reads = red_reads_over(46) | {"denver--oklahoma-city": ["red"] * 4}
+    probs = probabilities(USA, reads, sure=0.93)
+    routes, _, owner_of = space_table(USA)
+    weak = next(r for r in sorted(reads) if r != "denver--oklahoma-city"
+                and USA.routes[r].length >= 2)
+    rows = owner_of == [r.id for r in routes].index(weak)
+    probs[rows] = 0.02 / (len(CLASSES) - 1)
+    probs[rows, CLASSES.index("red")] = 0.8
+    probs[rows, 0] = 0.18
+    results = {r.route: r for r in lane_results(probs, USA)}
+    assert results[weak].owner is None
+    own = results["denver--oklahoma-city"]
+    assert own.owner == "red" and own.confidence < DEFAULT.doubt_below
+    assert sum(USA.routes[r].length for r in reads
+               if results[r].owner == "red") <= DEFAULT.pieces_per_colour
+
+
 def bare_print_probabilities(route_id: str, empty: float) -> np.ndarray:
     """Every lane surely empty but ``route_id``, read empty at ``empty`` on each space, the
     rest in the route's own printed colour (as bare print often reads), and a grey route

@@ -308,8 +308,8 @@ def lane_results(
             # the colour taken away is its sibling's reading: the runner-up when not the first
             second = colour if again.likely != colour else again.second
             results[weak] = replace(again, confidence=0.5 * again.confidence, second=second)
-    results = [_doubt_own_colour(r, route, config) for r, route in zip(results, routes,
-                                                                        strict=True)]
+    results = [_doubt_own_colour(r, route, config, knee) for r, route, knee
+               in zip(results, routes, knees, strict=True)]
     results = _bare_print(results, routes, lanes, knees, config)
     return _within_the_box(results, routes, config)
 
@@ -331,7 +331,8 @@ def _bare_print(
         p = lanes[i].copy()
         p[:, 0] += p[:, gone].sum(axis=1)
         p[:, gone] = 0.0
-        out[i] = _doubt_own_colour(_decide(route.id, p, config, knees[i]), route, config)
+        out[i] = _doubt_own_colour(_decide(route.id, p, config, knees[i]), route, config,
+                                   knees[i])
     return out
 
 
@@ -390,13 +391,22 @@ _LOOKALIKE = {"red": {"red", "pink"}, "blue": {"blue"}, "green": {"green"}, "bla
               "yellow": {"yellow", "orange"}}
 
 
-def _doubt_own_colour(result: LaneResult, route: Route, config: VisionConfig) -> LaneResult:
+def _doubt_own_colour(
+    result: LaneResult, route: Route, config: VisionConfig, knee: float | None = None
+) -> LaneResult:
     """An empty route printed in a piece colour looks claimed by that colour: such a read must
     be surer than others to go unchecked, and a weak one is bare print more often than pieces
     (on the real dev photos, every such read below 0.7 was an empty route): it is read as no
-    owner, doubtful, so the review asks."""
+    owner, doubtful, so the review asks. Clear of glare (``knee``, ``empty_knees``: the lane's
+    is ``config.empty_sure_from``), one below ``config.bare_print_below`` is read as bare
+    print, not asked: the weaker, the surer."""
     if not result.owner or route.color not in _LOOKALIKE.get(result.owner, ()):
         return result
+    if knee == config.empty_sure_from and result.confidence < config.bare_print_below:
+        sure = config.doubt_below
+        return replace(result, owner=None, likely="empty", second=result.owner,
+                       confidence=sure + (1 - sure) * (1 - result.confidence
+                                                       / config.bare_print_below))
     if result.confidence < config.same_colour_min:
         return _doubted_empty(result, config)
     return replace(result, confidence=max(result.confidence - config.same_colour_margin, 0.0))

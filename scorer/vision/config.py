@@ -188,6 +188,12 @@ class VisionConfig:
     # 0.7 and 0.8, 10 of 11 were bare print (and 209 of 261 on their harder variants)
     same_colour_margin: float = 0.1
     same_colour_min: float = 0.8
+    # ... and on a lane clear of glare (``classify.clear_of_glare``), one weaker than this is
+    # bare print, read empty and not asked: on the real photos' variants without glare 116
+    # such reads were bare print and 1 pieces (and 6 of 6 on the real photos; below 0.75: 178
+    # and 2), all of them asked before. Under glare they are not: pieces washed out look like
+    # print (24 of 60 such reads below 0.75 were pieces)
+    bare_print_below: float = 0.7
     # the box holds this many pieces of each colour (45 to play with and 3 spares): reads that
     # add up to more spaces of one colour than this cannot all be right
     pieces_per_colour: int = 48

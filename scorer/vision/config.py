@@ -148,10 +148,13 @@ class VisionConfig:
     # stress renders
     photo_prior: float = 1.0
     photo_prior_floor: float = 0.05
-    # a piece colour never read surely on a route not printed in it (or like it), and read
-    # likeliest on at most this many such routes, is not on the board: the routes printed in it
-    # are read without it (``classify.absent_colours``)
+    # a piece colour read surely on at most absent_shown routes not printed in it (or like it),
+    # and read likeliest on at most absent_lanes such routes, is not on the board: the routes
+    # printed in it are read without it (``classify.absent_colours``). From 0 to 1 shown: LSO
+    # models, variants without glare, wrong and not asked 34 -> 30 (at most 5 -> 3 a photo),
+    # lanes invented on the empty board's variants 25 -> 20; nothing else changed
     absent_lanes: int = 2
+    absent_shown: int = 1
     # a lane is claimed when at least this share of its spaces agree on one colour: above 3/4,
     # so a lane of up to four spaces needs all of them (one left bare is a lane half done, not
     # a misread space), a longer one may have one space misread

@@ -53,15 +53,18 @@ def test_a_lane_covered_by_one_colour_is_owned_and_others_are_empty():
     assert {k for k, v in got.items() if v} == {"calgary--helena"}
 
 
-def shown_elsewhere(probs: np.ndarray, colour: str) -> np.ndarray:
-    """``probs`` with a grey route read surely as ``colour``: the photo shows that colour's
+def shown_elsewhere(probs: np.ndarray, colour: str,
+                    routes_read: tuple[str, ...] = ("calgary--seattle", "calgary--vancouver"),
+                    ) -> np.ndarray:
+    """``probs`` with grey routes read surely as ``colour``: the photo shows that colour's
     pieces elsewhere than on routes printed in it (see
     ``test_a_colour_read_only_on_its_own_print_is_bare_print``)."""
     routes, _, owner_of = space_table(USA)
-    rows = owner_of == [r.id for r in routes].index("calgary--seattle")
     probs = probs.copy()
-    probs[rows] = 0.002
-    probs[rows, CLASSES.index(colour)] = 0.99
+    for route_id in routes_read:
+        rows = owner_of == [r.id for r in routes].index(route_id)
+        probs[rows] = 0.002
+        probs[rows, CLASSES.index(colour)] = 0.99
     return probs
 
 
@@ -296,6 +299,19 @@ def test_a_colour_read_only_on_its_own_print_is_bare_print(route_id, colour):
     lane = lane_of(lane_results(probs, USA), route_id)
     assert lane.owner is None and lane.likely == "empty"
     assert lane.confidence >= 0.75
+
+
+def test_a_colour_read_surely_on_one_other_route_only_is_not_on_the_board():
+    """Red print read as red pieces, 0.95 sure, and one grey route read red too (as a dark
+    photo of the empty Europe board read its blue print and one green route blue): a colour
+    on one other lane is no player's pieces, and the red print is bare; on two, it stands."""
+    route_id = "denver--oklahoma-city"  # printed red
+    probs = probabilities(USA, {route_id: ["red"] * 4}, sure=0.95)
+    one = lane_of(lane_results(shown_elsewhere(probs, "red", ("calgary--seattle",)), USA),
+                  route_id)
+    assert one.owner is None and one.likely == "empty"
+    two = lane_of(lane_results(shown_elsewhere(probs, "red"), USA), route_id)
+    assert two.owner == "red"
 
 
 def test_a_colour_read_likeliest_on_several_other_routes_is_on_the_board():

@@ -122,6 +122,7 @@ def measure_one(photo: Path, label: Path, repeat: int, weights: Path | None = No
     got_stations = {(st.city, st.owner) for st in detection.stations}
     return {
         "photo": photo.name,
+        "map": truth["map"],
         "stations": [len(want_stations & got_stations), len(got_stations - want_stations),
                      len(want_stations - got_stations)],
         "lanes": len(detection.routes),
@@ -321,6 +322,7 @@ def leave_one_source_out(folder: Path, harder: Path | None, models: Path | None,
         rows = sorted(results[tested_dir], key=lambda r: r["photo"])
         report(Path(f"{tested_dir} leave-one-source-out"), rows, verbose, per_colour=True)
         report_reliability(rows)
+        report_pairs(rows)
     if rows_out:
         rows_out.write_text(json.dumps({str(d): r for d, r in results.items()}), encoding="utf-8")
     return 0
@@ -348,6 +350,45 @@ def read_with(photo: Path, label: Path, repeat: int, weights: Path) -> dict:
     if out.returncode:
         return {"photo": photo.name, "error": out.stderr.strip()[-300:]}
     return json.loads(out.stdout)
+
+
+def report_pairs(rows: list[dict]) -> None:
+    """Two variants of one photo that differ only by their last "_1" / "_2" (locate_real.py's
+    two glare spots, or two burnt-out reflections, in different places) read into one review
+    (``scorer.vision.combine``, as "Add another photo" does): lanes asked and right by each
+    photo alone and by the two together, and wrong and not asked."""
+    sys.path.insert(0, str(ROOT))
+    from scorer.boards import load_board
+    from scorer.vision.classify import LaneResult
+    from scorer.vision.combine import combine_lanes, is_asked
+
+    by_name = {r["photo"]: r for r in rows if "error" not in r and "lanes_read" in r}
+    pairs = [(r, by_name[name.replace("_1.", "_2.")]) for name, r in by_name.items()
+             if "_1." in name and name.replace("_1.", "_2.") in by_name]
+    if not pairs:
+        return
+    print(f"\n  two photos, one review ({len(pairs)} pairs: the variants ending _1 and _2), "
+          "asked / right / wrong and not asked, first, second, together:")
+    totals = [[0, 0, 0] for _ in range(3)]
+    lanes = 0
+    for first, second in pairs:
+        truth = {lane[0]: lane[1] for lane in first["lanes_read"]}
+        reads = [[LaneResult(lane[0], lane[2], lane[3], lane[4], lane[5])
+                  for lane in r["lanes_read"]] for r in (first, second)]
+        together = combine_lanes(reads, board=load_board(first["map"]))
+        line = []
+        for k, read in enumerate([*reads, together]):
+            asked = sum(is_asked(lane) for lane in read)
+            right = sum(lane.owner == truth[lane.route] for lane in read)
+            missed = sum(lane.owner != truth[lane.route] and not is_asked(lane) for lane in read)
+            for i, v in enumerate((asked, right, missed)):
+                totals[k][i] += v
+            line.append(f"{asked:3d} {right:3d} {missed:2d}")
+        lanes += len(truth)
+        print(f"    {first["photo"][:-6]:52} " + " | ".join(line))
+    print("    all pairs: " + " | ".join(
+        f"asked {100 * a / lanes:.1f} %, right {100 * r / lanes:.1f} %, missed {m}"
+        for a, r, m in totals))
 
 
 RELIABILITY_BINS = (0.0, 0.5, 0.75, 0.9, 0.95, 0.99, 1.0001)

@@ -385,7 +385,7 @@ def report_pairs(rows: list[dict]) -> None:
                 totals[k][i] += v
             line.append(f"{asked:3d} {right:3d} {missed:2d}")
         lanes += len(truth)
-        print(f"    {first["photo"][:-6]:52} " + " | ".join(line))
+        print(f"    {first['photo'][:-6]:52} " + " | ".join(line))
     print("    all pairs: " + " | ".join(
         f"asked {100 * a / lanes:.1f} %, right {100 * r / lanes:.1f} %, missed {m}"
         for a, r, m in totals))

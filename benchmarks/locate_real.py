@@ -67,7 +67,7 @@ class Photo:
     image: np.ndarray  # BGR
     corners: np.ndarray  # (4, 2) TL, TR, BR, BL of the board's artwork
     map: str
-    pieces: dict  # the label's "routes" and "spaces", which no warp changes
+    pieces: dict  # the label's "routes", "spaces" and "stations", which no warp changes
 
 
 @dataclass
@@ -439,7 +439,7 @@ def load_photos(folder: Path) -> list[Photo]:
         image = cv2.imread(str(path), cv2.IMREAD_COLOR)
         photos.append(Photo(label.stem, image, np.array(truth["corners"], np.float64),
                             truth.get("map", "usa"),
-                            {k: truth[k] for k in ("routes", "spaces") if k in truth}))
+                            {k: truth[k] for k in ("routes", "spaces", "stations") if k in truth}))
     return photos
 
 

@@ -344,8 +344,7 @@ def absent_colours(
     ``config.absent_lanes`` others. Bare print of a colour reads as pieces of it (on an empty
     board the blue routes' print as blue pieces, 0.85 sure), while a player's pieces lie on
     routes of every printed colour, and a camera that reads one colour badly still reads it
-    likeliest on many. One other route is not enough: a dark photo of the empty Europe board
-    read one green route blue, 0.88 sure, beside its blue print."""
+    likeliest on many."""
     def elsewhere(colour: str | None, route: Route) -> bool:
         return colour in _LOOKALIKE and route.color not in _LOOKALIKE[colour]
     pairs = list(zip(results, routes, strict=True))

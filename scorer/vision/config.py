@@ -150,11 +150,12 @@ class VisionConfig:
     photo_prior_floor: float = 0.05
     # a piece colour read surely on at most absent_shown routes not printed in it (or like it),
     # and read likeliest on at most absent_lanes such routes, is not on the board: the routes
-    # printed in it are read without it (``classify.absent_colours``). From 0 to 1 shown: LSO
-    # models, variants without glare, wrong and not asked 34 -> 30 (at most 5 -> 3 a photo),
-    # lanes invented on the empty board's variants 25 -> 20; nothing else changed
+    # printed in it are read without it (``classify.absent_colours``). absent_shown 1 helped
+    # the real photos' variants (wrong and not asked 34 -> 30, the empty board's lanes
+    # invented 25 -> 20) but wiped a player out of a stress render whose yellow lanes all lay
+    # on yellow and orange print bar one (5 lanes read empty 0.99-1.00 sure): kept at 0
     absent_lanes: int = 2
-    absent_shown: int = 1
+    absent_shown: int = 0
     # a lane is claimed when at least this share of its spaces agree on one colour: above 3/4,
     # so a lane of up to four spaces needs all of them (one left bare is a lane half done, not
     # a misread space), a longer one may have one space misread

@@ -489,14 +489,8 @@ def _decide(
         return LaneResult(route, owner, float(p[:, best + 1].mean()), owner,
                           _runner_up(p, owner))
     second = _runner_up(p, "empty")
-    # a colour on its end spaces only, every space between them read empty, clear of glare:
-    # pieces of other routes, or a station, at its cities (a lane's own pieces lie in a row);
-    # read empty from the spaces between. On the real photos' variants without glare, 101
-    # such lanes were sure so, all empty; under glare washed-out pieces between read empty
-    ends_only = (knee == config.empty_sure_from and len(votes) >= 3 and covered > 0
-                 and not votes[1:-1].any())
-    if covered <= config.lane_doubt or ends_only:
-        empty = float(p[1:-1, 0].mean() if ends_only else p[:, 0].mean())
+    if covered <= config.lane_doubt:
+        empty = float(p[:, 0].mean())
         return LaneResult(route, None, empty if knee is None else _empty_confidence(
             empty, knee, config), "empty", second)
     # partly covered or mixed colours: a person should look

@@ -76,27 +76,6 @@ def test_a_half_covered_lane_is_doubtful_not_claimed():
     assert lane.owner is None and lane.confidence < 0.5
 
 
-@pytest.mark.parametrize(("spaces", "sure_empty"), [
-    (["red", None, None, None], True),   # a neighbour's piece or a station at one city
-    (["red", None, None, "red"], True),  # ... at both
-    ([None, "red", "red", None], False),  # pieces between: partly covered, asked
-    (["red", "red", None, None], False),
-])
-def test_a_colour_at_a_lane_s_ends_only_is_read_empty_from_the_spaces_between(spaces, sure_empty):
-    """A lane's own pieces lie in a row: a colour on its end spaces only, by the cities, is
-    other routes' pieces or a station, and the spaces between say how empty the lane is."""
-    route = "denver--omaha"  # printed pink, four spaces
-    probs = shown_elsewhere(probabilities(USA, {route: spaces}, sure=0.97), "red")
-    clear = np.zeros(len(space_table(USA)[2]))
-    lane = lane_of(lane_results(probs, USA, veil=clear), route)
-    assert lane.owner is None
-    assert (lane.confidence >= DEFAULT.doubt_below) == sure_empty
-    # under a glare veil the pieces between may be washed out: asked
-    routes, _, owner_of = space_table(USA)
-    veil = np.where(owner_of == [r.id for r in routes].index(route), 0.2, 0.0)
-    assert lane_of(lane_results(probs, USA, veil=veil), route).confidence < DEFAULT.doubt_below
-
-
 def test_a_lane_claimed_or_surely_empty_ranks_its_decision_first():
     results = lane_results(probabilities(USA, {"calgary--helena": ["red"] * 4}), USA)
     assert (lane_of(results, "calgary--helena").likely,

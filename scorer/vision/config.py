@@ -148,14 +148,13 @@ class VisionConfig:
     # stress renders
     photo_prior: float = 1.0
     photo_prior_floor: float = 0.05
-    # a piece colour read surely on at most absent_shown routes not printed in it (or like it),
-    # and read likeliest on at most absent_lanes such routes, is not on the board: the routes
-    # printed in it are read without it (``classify.absent_colours``). absent_shown 1 helped
-    # the real photos' variants (wrong and not asked 34 -> 30, the empty board's lanes
-    # invented 25 -> 20) but wiped a player out of a stress render whose yellow lanes all lay
-    # on yellow and orange print bar one (5 lanes read empty 0.99-1.00 sure): kept at 0
+    # a piece colour never read surely on a route not printed in it (or like it), and read
+    # likeliest on at most this many such routes, is not on the board: the routes printed in it
+    # are read without it (``classify.absent_colours``). One sure read elsewhere is enough to
+    # keep it: counting such a colour absent too helped the real photos' variants (wrong and
+    # not asked 34 -> 30) but wiped out a stress render's yellow player, its lanes all on
+    # yellow and orange print bar one (5 lanes read empty 0.99-1.00 sure)
     absent_lanes: int = 2
-    absent_shown: int = 0
     # a lane is claimed when at least this share of its spaces agree on one colour: above 3/4,
     # so a lane of up to four spaces needs all of them (one left bare is a lane half done, not
     # a misread space), a longer one may have one space misread

@@ -358,9 +358,11 @@ def report_pairs(rows: list[dict]) -> None:
     (``scorer.vision.combine``, as "Add another photo" does): lanes asked and right by each
     photo alone and by the two together, and wrong and not asked."""
     sys.path.insert(0, str(ROOT))
+    from review import lane_figures  # benchmarks/review.py --pairs counts its pairs alike
+
     from scorer.boards import load_board
     from scorer.vision.classify import LaneResult
-    from scorer.vision.combine import combine_lanes, is_asked
+    from scorer.vision.combine import combine_lanes
 
     by_name = {r["photo"]: r for r in rows if "error" not in r and "lanes_read" in r}
     pairs = [(r, by_name[name.replace("_1.", "_2.")]) for name, r in by_name.items()
@@ -378,12 +380,10 @@ def report_pairs(rows: list[dict]) -> None:
         together = combine_lanes(reads, board=load_board(first["map"]))
         line = []
         for k, read in enumerate([*reads, together]):
-            asked = sum(is_asked(lane) for lane in read)
-            right = sum(lane.owner == truth[lane.route] for lane in read)
-            missed = sum(lane.owner != truth[lane.route] and not is_asked(lane) for lane in read)
-            for i, v in enumerate((asked, right, missed)):
+            figures = lane_figures(read, truth)
+            for i, v in enumerate(figures):
                 totals[k][i] += v
-            line.append(f"{asked:3d} {right:3d} {missed:2d}")
+            line.append("{:3d} {:3d} {:2d}".format(*figures))
         lanes += len(truth)
         print(f"    {first['photo'][:-6]:52} " + " | ".join(line))
     print("    all pairs: " + " | ".join(

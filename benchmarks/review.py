@@ -178,20 +178,25 @@ def read_pair(first: bytes, second: bytes, board_name: str, colors: list[str],
     """Each photo alone and the two combined: lanes asked, right, wrong and not asked."""
     from scorer.boards import load_board
     from scorer.vision import detect
-    from scorer.vision.combine import combine_lanes, is_asked
+    from scorer.vision.combine import combine_lanes
 
     board = load_board(board_name)
     alone = [detect(data, board, colors).routes for data in (first, second)]
     together = combine_lanes(alone, colors, board=board)
+    return {"alone": [lane_figures(routes, truth, colors) for routes in alone],
+            "together": lane_figures(together, truth, colors), "lanes": len(together)}
 
-    def figures(routes) -> tuple[int, int, int]:
-        asked = [r for r in routes if is_asked(r, colors)]
-        right = sum(r.owner == truth.get(r.route) for r in routes)
-        wrong = sum(r.owner != truth.get(r.route) and not is_asked(r, colors) for r in routes)
-        return len(asked), right, wrong
 
-    return {"alone": [figures(routes) for routes in alone], "together": figures(together),
-            "lanes": len(together)}
+def lane_figures(routes, truth: dict[str, str | None],
+                 colors: list[str] | None = None) -> tuple[int, int, int]:
+    """Of a review's lanes: how many it asks, how many are read right, and how many are wrong
+    and not asked (``truth``: each lane's true owner; ``colors``: the colours in play)."""
+    from scorer.vision.combine import is_asked
+
+    asked = sum(is_asked(r, colors) for r in routes)
+    right = sum(r.owner == truth.get(r.route) for r in routes)
+    wrong = sum(r.owner != truth.get(r.route) and not is_asked(r, colors) for r in routes)
+    return asked, right, wrong
 
 
 def pairs(runs: int) -> None:

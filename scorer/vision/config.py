@@ -168,11 +168,16 @@ class VisionConfig:
     # (docs/detector.md): from this probability its confidence starts at doubt_below
     empty_sure_from: float = 0.5
     # ... clear of glare: no space of the lane under a veil of glare_doubt_veil (below) or
-    # more, and no more than glare_photo_share of the photo's spaces under one of glare_veil
-    # (veil_map; the real photos' own light gives up to 0.11 here and there, over 0 to 0.10
-    # of their spaces; variants under a glare spot 0.17 and up)
+    # more, and no more than glare_photo_share of the photo's spaces under one of
+    # glare_photo_veil (veil_map; the real photos' own light gives up to 0.11 here and there;
+    # their variants without a glare spot, small and tilted ones too, put 0 to 0.09 of their
+    # spaces under a veil of 0.08, those under a glare spot 0.11 and up). Counted at 0.05 (and
+    # over 0.12), the photo's own light made 14 small or tilted variants of a crowded board
+    # glared, none of whose lanes counted as clear: 4 of them asked over 10 % for it
+    glare_photo_veil: float = 0.08
+    glare_photo_share: float = 0.1
+    # over broad_veil_from of the spaces under a veil of this, the veil is measured again
     glare_veil: float = 0.05
-    glare_photo_share: float = 0.12
     # under a veil of this share of white on one of its spaces, a lane read empty is asked below
     # this probability of empty (``classify.empty_knees``): chosen between 0.1 and 0.15 on the
     # real photos' variants under a glare spot (0.15 left 62 lanes wrong and not asked, 0.1 44,

@@ -17,10 +17,10 @@ from scorer.rules import board_has_stations
 from scorer.vision.classify import (
     PIECE_COLORS,
     LaneResult,
+    glared_share,
     lane_results,
     read_board,
     space_probabilities,
-    veiled_share,
 )
 from scorer.vision.config import DEFAULT, VisionConfig
 from scorer.vision.decode import decode_scaled
@@ -57,7 +57,7 @@ class Detection:
     # cities outside it (no station read there)
     unseen: tuple[str, ...] = ()
     unseen_cities: tuple[str, ...] = ()
-    # the share of the map's spaces under a glare spot's white veil (``classify.veiled_share``);
+    # the share of the map's spaces under a glare spot's white veil (``classify.glared_share``);
     # over ``config.glare_photo_share`` the photo is a glared one, where lanes are asked more and
     # pieces washed out may still read empty (the review says so: ``web.scan_photos.glared``)
     glare: float = 0.0
@@ -227,7 +227,7 @@ def detect(
         photo_size=(round(image.shape[1] / scale), round(image.shape[0] / scale)),
         unseen=unseen,
         unseen_cities=tuple(sorted(set(board.cities) - shown)),
-        glare=veiled_share(np.where(burnt, 1.0, veil), config),
+        glare=glared_share(np.where(burnt, 1.0, veil), config),
         burnt=tuple(sorted({lanes[i].id for i in owner_of[burnt]})),
     )
 

@@ -155,7 +155,7 @@ def test_stations_under_a_glare_spot_are_found_with_the_first_measure_of_its_vei
     europe = load_board("europe")
     truth, _, _ = labelled("europe-05")
     found = detect((SAMPLES / "europe-05.jpg").read_bytes(), europe)
-    assert found.glare > DEFAULT.broad_veil_from
+    assert found.glare > DEFAULT.glare_photo_share
     got = {s.city.lower(): s.owner for s in found.stations if s.owner}
     want = {s["city"].lower(): s["owner"] for s in truth["stations"]}
     assert {city: got.get(city) for city in ("rostov", "smolensk")} == {

@@ -340,15 +340,16 @@ def absent_colours(
     results: Sequence[LaneResult], routes: Sequence[Route], config: VisionConfig = DEFAULT
 ) -> list[str]:
     """The piece colours this photo shows nowhere but on routes printed in them (or like them):
-    never read surely on another route, and read likeliest on at most ``config.absent_lanes``
-    others. Bare print of a colour reads as pieces of it (on an empty board the blue routes'
-    print as blue pieces, 0.85 sure), while a player's pieces lie on routes of every printed
-    colour, and a camera that reads one colour badly still reads it likeliest on many."""
+    never read surely (``config.absent_sure``) on another route, and read likeliest on at most
+    ``config.absent_lanes`` others. Bare print of a colour reads as pieces of it (on an empty
+    board the blue routes' print as blue pieces, 0.85 sure), while a player's pieces lie on
+    routes of every printed colour, and a camera that reads one colour badly still reads it
+    likeliest on many."""
     def elsewhere(colour: str | None, route: Route) -> bool:
         return colour in _LOOKALIKE and route.color not in _LOOKALIKE[colour]
     pairs = list(zip(results, routes, strict=True))
     shown = {r.owner for r, route in pairs
-             if elsewhere(r.owner, route) and r.confidence >= config.doubt_below}
+             if elsewhere(r.owner, route) and r.confidence >= config.absent_sure}
     likely = Counter(r.likely for r, route in pairs if elsewhere(r.likely, route))
     return [c for c in PIECE_COLORS if c not in shown and likely[c] <= config.absent_lanes]
 

@@ -155,6 +155,12 @@ class VisionConfig:
     # not asked 34 -> 30) but wiped out a stress render's yellow player, its lanes all on
     # yellow and orange print bar one (5 lanes read empty 0.99-1.00 sure)
     absent_lanes: int = 2
+    # ... "surely": this sure (the review's doubt_below, 0.75, before): the empty board in dim
+    # or small, tilted photos read a green route's dark print blue 0.88 and red on an orange
+    # one 0.78, and kept its bare blue and red print as pieces 0.76-0.9 sure (5 lanes wrong and
+    # not asked on 2 variants, LSO models); on the other variants and the real photos no lane
+    # changed
+    absent_sure: float = 0.9
     # a lane is claimed when at least this share of its spaces agree on one colour: above 3/4,
     # so a lane of up to four spaces needs all of them (one left bare is a lane half done, not
     # a misread space), a longer one may have one space misread

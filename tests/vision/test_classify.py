@@ -312,6 +312,18 @@ def test_a_colour_read_surely_on_one_other_route_is_on_the_board():
     assert one.owner == "red"
 
 
+def test_a_colour_read_less_than_surely_on_one_other_route_is_not_on_the_board():
+    """An empty board in dim light: bare blue print read blue 0.85-0.9 sure, and one green
+    route's dark print read blue 0.88. Not sure enough to show blue's pieces: bare print."""
+    route_id = "denver--oklahoma-city"  # printed red
+    probs = probabilities(USA, {route_id: ["red"] * 4, "calgary--seattle": ["red"] * 6},
+                          sure=0.87)
+    probs = shown_elsewhere(probs, "red", ())
+    lane = lane_of(lane_results(probs, USA), route_id)
+    assert lane.owner is None and lane.likely == "empty"
+    assert lane_of(lane_results(probs, USA), "calgary--seattle").owner == "red"
+
+
 def test_a_colour_read_likeliest_on_several_other_routes_is_on_the_board():
     """The same read, with three grey routes read half in that colour (a camera that reads it
     badly): the colour is on the board, and its read on its own print stands."""

@@ -387,9 +387,10 @@ def _within_the_box(
 
 
 # printed route colours that pieces of a colour can be mistaken for when the route is empty
-# (a real USA board's pink lane was read red, 0.99 sure)
-_LOOKALIKE = {"red": {"red", "pink"}, "blue": {"blue"}, "green": {"green"}, "black": {"black"},
-              "yellow": {"yellow", "orange"}}
+# (a real USA board's pink lane was read red, 0.99 sure; in warm or dim light orange print
+# read red 0.78-0.82 on the real photos' variants, LSO models)
+_LOOKALIKE = {"red": {"red", "pink", "orange"}, "blue": {"blue"}, "green": {"green"},
+              "black": {"black"}, "yellow": {"yellow", "orange"}}
 
 
 def _doubt_own_colour(

@@ -147,8 +147,8 @@ def test_one_colour_covering_both_lanes_of_a_double_nearly_alike_asks_both(weake
 
 def test_two_colours_on_the_two_lanes_of_a_double_are_both_kept():
     probs = probabilities(USA, {"new-york--washington": ["blue", "blue"],
-                                "new-york--washington--2": ["red", "red"]})
-    got = owners(lane_results(probs, USA))
+                                "new-york--washington--2": ["red", "red"]})  # printed orange
+    got = owners(lane_results(shown_elsewhere(probs, "red"), USA))
     assert (got["new-york--washington"], got["new-york--washington--2"]) == ("blue", "red")
 
 
@@ -274,6 +274,7 @@ OWN_COLOUR = pytest.mark.parametrize(("route_id", "colour"), [
     ("chicago--pittsburgh", "black"),     # printed black
     ("denver--kansas-city--2", "yellow"),  # printed orange
     ("portland--san-francisco--2", "red"),  # printed pink
+    ("duluth--helena", "red"),            # printed orange: red in warm light
 ])
 
 

@@ -160,6 +160,7 @@ def space_probabilities(
     away = np.where(top >= config.lane_colour_min, -offsets[near.argmax(axis=0)] * side, 0.0)
     reach = np.where(sibling >= 0, away[sibling], np.inf)
     best = np.where(toward <= reach[None, :], score, -np.inf).argmax(axis=0)
+    _read_doubles_apart(best, colour_mean, pull, board, offsets, config)
     # a lane that no offset shows a piece colour on is read at its printed spaces: how empty
     # it looks there, not beside it on the paper or a neighbour, says how sure "empty" is
     # ... and so is one where that colour covers only some of its spaces there: a neighbour's
@@ -246,6 +247,41 @@ def photo_look(
     out = probs.copy()
     out[unsure] = np.where(seen, moved, probs[unsure])
     return out
+
+
+def _read_doubles_apart(best: np.ndarray, colour_mean: np.ndarray, pull: np.ndarray,
+                        board: Board, offsets: np.ndarray, config: VisionConfig) -> None:
+    """Both lanes of a double read as claimed by one colour (at least
+    ``config.double_joint_from`` of each lane) are read again together: the pair of offsets, at
+    least ``config.double_min_gap`` art px apart, and of colours, not one for both (one player
+    never holds both lanes), that cover the two best, each at least as surely. Pieces lying
+    over the other lane's print are read for one lane only, and the lane whose pieces lie
+    aside is read where they are (usa-img-4076 small or tilted: New York - Washington's red
+    pieces over the black lane's print, the black ones a lane's width aside). ``best`` is
+    updated in place."""
+    _, spaces, owner_of = space_table(board)
+    side, sibling = sibling_side(board), sibling_index(board)
+    lanes = np.arange(len(sibling))
+    read = colour_mean[best, lanes]
+    claimed = read.max(axis=1) >= config.double_joint_from
+    colour = read.argmax(axis=1)
+    for i in np.flatnonzero((sibling > lanes) & claimed):
+        j = sibling[i]
+        if not claimed[j] or colour[i] != colour[j]:
+            continue
+        gap = float(np.linalg.norm(spaces[owner_of == i, :2].mean(axis=0)
+                                   - spaces[owner_of == j, :2].mean(axis=0)))
+        apart = gap - offsets[:, None] * side[i] - offsets[None, :] * side[j]
+        a, b = colour_mean[:, i], colour_mean[:, j]  # offset x colour
+        both = a[:, None, :, None] + b[None, :, None, :]  # offset i, offset j, colour i, colour j
+        both -= 0.02 * (pull[:, None] + pull[None, :])[:, :, None, None]
+        both[:, :, np.eye(a.shape[1], dtype=bool)] = -np.inf
+        both[apart < config.double_min_gap] = -np.inf
+        k, m, ci, cj = np.unravel_index(int(both.argmax()), both.shape)
+        # ... when each lane shows its own colour as surely (else one lane is empty, and what
+        # it would read beside its sibling's pieces is a neighbour's or the print)
+        if min(a[k, ci], b[m, cj]) >= config.double_joint_from:
+            best[i], best[j] = k, m
 
 
 def sibling_side(board: Board) -> np.ndarray:

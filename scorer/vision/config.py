@@ -132,6 +132,16 @@ class VisionConfig:
     # away from it, measured at the offset nearest the sibling's printed lane that reads within
     # this of its best (``classify.space_probabilities``)
     double_shift_slack: float = 0.05
+    # ... and when both lanes of a double read one colour over this share of their spaces, the
+    # two are read again together, at offsets this far apart (art px) in two colours, kept
+    # when each lane's colour covers it this well (``classify._read_doubles_apart``): on the
+    # real photos' variants without glare (LSO models) lanes right 98.48 -> 98.52 %, wrong and
+    # not asked 28 as before, nothing else changed (renders, real photos, glare). Every double
+    # reading a colour (from lane_colour_min) read so: 98.0 %, 33 missed (an empty lane read
+    # at a ferry's locomotive or beside its sibling's pieces); kept whatever the second
+    # colour's cover, 98.58 % but a sample's empty lane read green 1.00 beside its sibling
+    double_joint_from: float = 0.7
+    double_min_gap: float = 16.0
     # a space the model reads less surely than ``photo_unsure`` is read again against this
     # photo's own spaces read surer than ``photo_sure`` (their features, the nearest
     # ``photo_neighbours`` of each class, an empty space among empty ones of its printed

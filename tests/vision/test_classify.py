@@ -9,6 +9,7 @@ import pytest
 
 from scorer.boards import load_board
 from scorer.vision.classify import (
+    _read_doubles_apart,
     board_lab,
     lane_results,
     photo_look,
@@ -611,3 +612,29 @@ def test_a_colour_the_photo_hardly_shows_loses_weight_and_a_common_one_keeps_it(
     assert np.allclose(read[-8:, [0, 4]], crowded[-8:, [0, 4]], atol=0.03)
     # weight 0: the model alone
     assert np.allclose(photo_priors(empty_board, 0.0, DEFAULT.photo_prior_floor), empty_board)
+
+
+def test_the_two_claimed_lanes_of_a_double_are_read_together_in_two_colours():
+    """usa-img-4076 made small on a table: New York - Washington's red pieces lie over the
+    black lane's print, its black pieces a lane's width aside. Read alone, the black lane
+    reads red at its print (then taken from it as its sibling's colour, read empty); read
+    together, black where the black pieces are and red where the red ones are."""
+    routes, _, _ = space_table(USA)
+    i = next(k for k, r in enumerate(routes) if r.id == "new-york--washington")
+    j = next(k for k, r in enumerate(routes) if r.id == "new-york--washington--2")
+    offsets = np.asarray(DEFAULT.lane_offsets)
+    side = sibling_side(USA)
+    red, black = CLASSES.index("red") - 1, CLASSES.index("black") - 1
+    toward_i, toward_j = offsets * side[i], offsets * side[j]
+    colour_mean = np.zeros((len(offsets), len(routes), len(CLASSES) - 1))
+    colour_mean[:, i, red] = np.clip((toward_i + 6) / 6, 0, 1)  # red from its print on
+    colour_mean[:, i, black] = np.clip((-toward_i - 9) / 6, 0, 1)  # black 12-15 px away
+    colour_mean[:, j, red] = np.clip((toward_j + 21) / 6, 0, 0.97)
+    colour_mean[:, j, black] = np.clip((toward_j - 3) / 12, 0, 0.5)
+    pull = np.abs(offsets) / np.abs(offsets).max()
+    best = (colour_mean.max(axis=2) - 0.02 * pull[:, None]).argmax(axis=0)
+    best[i] = int(np.abs(offsets).argmin())  # read at its print, as the rule alone reads it
+    assert colour_mean[best[i], i].argmax() == colour_mean[best[j], j].argmax() == red
+    _read_doubles_apart(best, colour_mean, pull, USA, offsets, DEFAULT)
+    assert colour_mean[best[i], i].argmax() == black
+    assert colour_mean[best[j], j].argmax() == red

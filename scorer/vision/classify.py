@@ -494,11 +494,12 @@ def empty_knees(
 ) -> list[float | None]:
     """Per lane, the probability of empty from which its empty reading is not asked
     (``_empty_confidence``): ``config.empty_sure_from`` clear of glare (``clear_of_glare``),
-    ``config.glare_empty_sure_from`` under a veil of ``config.glare_doubt_veil`` or more on
-    one of its spaces (pieces washed out towards the paper read empty: on the real photos'
-    variants under a glare spot, such readings between 0.75 and 0.95 were wrong 69 times in
-    247, from 0.99 4 in 296), ``config.glare_strong_empty_sure_from`` under one of
-    ``config.glare_strong_veil`` or more, elsewhere None: the probability as it is."""
+    ``config.glare_empty_sure_from`` under a veil of ``config.glare_veil`` or more on one of
+    its spaces (pieces washed out towards the paper read empty: on the real photos' variants
+    under a glare spot, such readings between 0.75 and 0.95 were wrong 69 times in 247, from
+    0.99 4 in 296; on a glared photo a lane under a faint veil lies at the spot's fringe),
+    ``config.glare_strong_empty_sure_from`` under one of ``config.glare_strong_veil`` or
+    more, elsewhere None: the probability as it is."""
     if veil is None:
         return [None] * lanes
     clear = clear_of_glare(veil, owner_of, lanes, config)
@@ -506,7 +507,7 @@ def empty_knees(
     np.maximum.at(veiled, owner_of, veil)
     return [config.empty_sure_from if c else
             config.glare_strong_empty_sure_from if v >= config.glare_strong_veil else
-            config.glare_empty_sure_from if v >= config.glare_doubt_veil else None
+            config.glare_empty_sure_from if v >= config.glare_veil else None
             for c, v in zip(clear, veiled, strict=True)]
 
 

@@ -192,7 +192,10 @@ class VisionConfig:
     # glared, none of whose lanes counted as clear: 4 of them asked over 10 % for it
     glare_photo_veil: float = 0.08
     glare_photo_share: float = 0.1
-    # over broad_veil_from of the spaces under a veil of this, the veil is measured again
+    # over broad_veil_from of the spaces under a veil of this, the veil is measured again; on a
+    # glared photo a lane under this much veil is read as under glare (``empty_knees``: at
+    # glare_doubt_veil, the glare variants left 16 lanes wrong and not asked, up to 6 on a
+    # photo; at this, 13, up to 3, asking 22.1 -> 23.5 % of their lanes)
     glare_veil: float = 0.05
     # under a veil of this share of white on one of its spaces, a lane read empty is asked below
     # this probability of empty (``classify.empty_knees``): chosen between 0.1 and 0.15 on the

@@ -475,10 +475,16 @@ def test_a_lane_read_empty_clear_of_glare_is_not_asked_where_its_probability_is_
     glare_on_lane = np.where(on_lane, 0.12, 0.0)
     lane = lane_of(lane_results(probs, USA, veil=glare_on_lane), route)
     assert lane.owner is None and lane.confidence < DEFAULT.doubt_below
-    glare_beside = np.where(on_lane, 0.07, 0.0)  # faint on the lane, a spot over the photo
-    glare_beside[np.arange(len(owner_of)) % 4 == 0] = 0.09
+    glare_beside = np.where(on_lane, 0.07, 0.0)  # faint on the lane, a spot over the photo:
+    glare_beside[np.arange(len(owner_of)) % 4 == 0] = 0.09  # the lane lies at its fringe
+    lane = lane_of(lane_results(probs, USA, veil=glare_beside), route)
+    assert lane.owner is None and lane.confidence < DEFAULT.doubt_below
+    surer = bare_print_probabilities(route, 0.85)  # asked there too, as under the spot
+    assert lane_of(lane_results(surer, USA, veil=glare_beside), route).confidence < 0.75
+    glare_beside[on_lane] = 0.0  # no veil on the lane itself: its probability as it is
     lane = lane_of(lane_results(probs, USA, veil=glare_beside), route)
     assert lane.owner is None and lane.confidence == pytest.approx(0.6)
+    assert lane_of(lane_results(surer, USA, veil=glare_beside), route).confidence >= 0.75
     broad_glare = np.where(np.arange(len(owner_of)) % 4 == 0, 0.09, 0.0)  # a quarter of spaces
     broad_glare[on_lane] = 0.0
     assert lane_of(lane_results(probs, USA, veil=broad_glare), route).confidence < 0.75

@@ -9,7 +9,9 @@ several sides, the board smaller in the frame on a table (the photo's own table 
 shows one, a wood-like or a light texture otherwise, never plain black), darker x0.5 and x0.4
 with and without a soft glare spot (and x0.7 and x0.85 under one), under a lamp's reflection
 burnt out to white (two places), warm and cool white
-balance, downscaled to 1200 px at JPEG quality 70, and a few of these combined. The label
+balance, downscaled to 1200 px at JPEG quality 70, a few of these combined, a shadow over
+part of the board (four, sharp to soft, two of them bluer in the shade), light falling off
+to 0.35 across the board and a shaken camera. The label
 corners go through the same warp, so they stay in board order (TL of the board's artwork
 first, as ``locate`` reports them).
 
@@ -233,6 +235,53 @@ def burnt(image: np.ndarray, corners: np.ndarray, rng: np.random.Generator) -> n
     return np.clip(out + rng.normal(0, 2.5, out.shape), 0, 255).astype(np.uint8)
 
 
+# shadows: (share of the board, light left in the shade, edge's softness as a share of the
+# board's diagonal, bluer shade)
+SHADOWS = ((0.35, 0.5, 0.004, False), (0.5, 0.6, 0.01, True), (0.25, 0.4, 0.002, False),
+           (0.6, 0.55, 0.02, True))
+
+
+def shadowed(image: np.ndarray, corners: np.ndarray, share: float, dim: float, soft: float,
+             bluer: bool, rng: np.random.Generator) -> np.ndarray:
+    """A shadow over about ``share`` of the board on a side drawn at random, its edge wavy
+    (an arm, a head) and blurred over ``soft`` of the board's diagonal, ``dim`` of the light
+    left in it; ``bluer``: the shade lit by the room's cooler light."""
+    h, w = image.shape[:2]
+    centre, diag = corners.mean(axis=0), diagonal(corners)
+    angle = rng.uniform(0, 2 * np.pi)
+    n = np.array([np.cos(angle), np.sin(angle)])
+    across = (corners - centre) @ n
+    cut = across.max() - share * (across.max() - across.min())
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    beyond = (xx - centre[0]) * n[0] + (yy - centre[1]) * n[1] - cut
+    along = (xx - centre[0]) * -n[1] + (yy - centre[1]) * n[0]
+    beyond += 0.04 * diag * np.sin(along / (0.12 * diag) + rng.uniform(0, 6))
+    inside = cv2.GaussianBlur((beyond > 0).astype(np.float32), (0, 0), max(soft * diag, 1.0))
+    light = np.float32(dim) * (np.float32([1.12, 1.0, 0.85]) if bluer else np.ones(3, np.float32))
+    out = image * (1 - inside[..., None] * (1 - light))
+    return np.clip(out + rng.normal(0, 2.0, out.shape), 0, 255).astype(np.uint8)
+
+
+def falling(image: np.ndarray, corners: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """The light falling from full on one side of the board to 0.35 of it on the other."""
+    h, w = image.shape[:2]
+    angle = rng.uniform(0, 2 * np.pi)
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    centre = corners.mean(axis=0)
+    along = (xx - centre[0]) * np.cos(angle) + (yy - centre[1]) * np.sin(angle)
+    t = np.clip(along / diagonal(corners) + 0.5, 0, 1)
+    return np.clip(image * (1 - 0.65 * t)[..., None], 0, 255).astype(np.uint8)
+
+
+def shaken(image: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """The camera moved while it took the photo: a 9 px streak in some direction."""
+    streak = np.zeros((9, 9), np.float32)
+    streak[4, :] = 1.0
+    streak = cv2.warpAffine(streak, cv2.getRotationMatrix2D((4, 4), rng.uniform(0, 180), 1.0),
+                            (9, 9))
+    return cv2.filter2D(image, -1, streak / streak.sum())
+
+
 def cast(image: np.ndarray, gains: tuple[float, float, float]) -> np.ndarray:
     return np.clip(image.astype(np.float32) * np.array(gains, np.float32), 0, 255).astype(
         np.uint8)
@@ -315,6 +364,15 @@ def variants(photo: Photo, seed: int) -> Iterator[Variant]:
     burns = np.random.default_rng(2000 + seed)
     for k in (1, 2):
         yield Variant(f"burnt glare {k}", jpeg(burnt(image, corners, burns)), corners)
+    # a shadow over part of the board (a phone, a head, an arm), its edge sharp to soft, the
+    # shade lit by the room (bluer) or not; light falling off steeply to one side; a shaken
+    # camera (their own draws too)
+    shade = np.random.default_rng(3000 + seed)
+    for k, (share, dim, soft, bluer) in enumerate(SHADOWS):
+        yield Variant(f"shadow {k}", jpeg(shadowed(image, corners, share, dim, soft, bluer,
+                                                   shade)), corners)
+    yield Variant("falling light", jpeg(falling(image, corners, shade)), corners)
+    yield Variant("shaken", jpeg(shaken(image, shade)), corners)
 
 
 # ---------------------------------------------------------------------------- cut by the frame

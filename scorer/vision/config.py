@@ -102,6 +102,10 @@ class VisionConfig:
     paper_cell: float = 140.0
     paper_smooth: float = 1.0
     paper_ratio: tuple[float, float] = (0.6, 1.6)
+    # ... and its lightness again over this many art px (sample.fine_light): a shadow's edge
+    # crosses a square. On variants of the real photos under shadows (LSO models) lanes
+    # wrong and not asked 68 -> 39; without shadows 28 -> 25 (0: off)
+    paper_fine: float = 36.0
     # a glare spot's white veil is taken off the rectified board first (sample.veil_map)
     unveil: bool = True
     # ... measured again as a broad spot (its top nearly whole) on a photo whose first measure

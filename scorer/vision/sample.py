@@ -69,6 +69,10 @@ def _space_axes(board: Board) -> tuple[np.ndarray, np.ndarray]:
     return np.c_[np.cos(angle), np.sin(angle)], np.c_[-np.sin(angle), np.cos(angle)]
 
 
+# background points lie on a grid of this many art px, from this one
+_GRID, _GRID_FROM = 12, 20
+
+
 def background_points(board: Board) -> np.ndarray:
     """Points of the map far from every route and city: plain paper to calibrate colours."""
     return _cached("background", board, lambda: _background_points(board))
@@ -82,7 +86,7 @@ def _background_points(board: Board) -> np.ndarray:
         cv2.circle(free, (int(x), int(y)), 35, 0, -1)
     for city in board.cities.values():
         cv2.circle(free, (int(city.x), int(city.y)), 40, 0, -1)
-    gx, gy = np.meshgrid(np.arange(20, w - 20, 12), np.arange(20, h - 20, 12))
+    gx, gy = np.meshgrid(np.arange(_GRID_FROM, w - 20, _GRID), np.arange(_GRID_FROM, h - 20, _GRID))
     keep = free[gy, gx] > 0
     return np.c_[gx[keep], gy[keep]].astype(np.float32)
 
@@ -191,7 +195,7 @@ def _paper_colour(values: np.ndarray, lightness: np.ndarray | None = None) -> np
 
 def paper_map(
     lab: np.ndarray, board: Board, scale: float = 1.0, cell: float = 140.0,
-    smooth: float = 1.0, ratio: tuple[float, float] = (0.6, 1.6),
+    smooth: float = 1.0, ratio: tuple[float, float] = (0.6, 1.6), fine: float = 0.0,
 ) -> np.ndarray:
     """The paper's Lab at every pixel of the map, (H, W, 3): light falls unevenly on a board
     (a lamp to one side, a shadow over one corner), so one colour for the whole photo leaves
@@ -225,7 +229,46 @@ def paper_map(
     grid = np.where(near[..., None] > 1e-3, spread / np.maximum(near, 1e-3)[..., None],
                     photo_paper)
     grid[..., 0] = np.clip(grid[..., 0], ratio[0] * photo_paper[0], ratio[1] * photo_paper[0])
-    return _over_the_map(grid, round(step), h, w)
+    out = _over_the_map(grid, round(step), h, w)
+    if fine > 0:
+        out[..., 0] *= fine_light(lab[..., 0], board, scale, cell, fine)
+    return out
+
+
+def fine_light(light: np.ndarray, board: Board, scale: float, cell: float,
+               fine: float) -> np.ndarray:
+    """The paper's lightness at a finer scale than ``paper_map``'s squares, as a ratio to it,
+    (H, W): a shadow's edge (a phone, an arm, a lamp's edge) crosses a square, whose one
+    colour leaves the shaded side's pieces too dark and the lit side's washed out.
+
+    On the grid of background points, each point's paper is the lightest of its 3 x 3
+    neighbours (a printed line or a city name is thinner than that); that paper measured over
+    ``fine`` art px, as a ratio to the same spread over the squares' ``cell``, is what the
+    squares missed."""
+    h, w = light.shape
+    coarse, fine = cell / _GRID, fine / _GRID
+    pts = background_points(board)
+    at = np.round((pts - _GRID_FROM) / _GRID).astype(int)
+    cols, rows = at[:, 0].max() + 1, at[:, 1].max() + 1
+    grid = np.zeros((rows, cols), np.float32)
+    px = np.clip((pts * scale).astype(int), 0, [w - 1, h - 1])
+    grid[at[:, 1], at[:, 0]] = light[px[:, 1], px[:, 0]]
+    square = np.ones((3, 3), np.uint8)
+    paper = cv2.dilate(grid, square)
+    seen = cv2.dilate((grid > 0).astype(np.float32), square)
+
+    def spread(sigma: float) -> np.ndarray:
+        near = cv2.GaussianBlur(seen, (0, 0), sigma, borderType=cv2.BORDER_REPLICATE)
+        return cv2.GaussianBlur(paper * seen, (0, 0), sigma,
+                                borderType=cv2.BORDER_REPLICATE) / np.maximum(near, 1e-3)
+
+    ratio = np.clip(spread(fine) / np.maximum(spread(coarse), 1.0), 0.5, 2.0)
+    # the grid's point (i, j) lies at art px _GRID_FROM + _GRID * (i, j)
+    m = np.float32([[1 / (_GRID * scale), 0, -_GRID_FROM / _GRID],
+                    [0, 1 / (_GRID * scale), -_GRID_FROM / _GRID]])
+    inverse = cv2.invertAffineTransform(m)
+    return cv2.warpAffine(ratio, inverse, (w, h), flags=cv2.INTER_LINEAR,
+                          borderMode=cv2.BORDER_REPLICATE)
 
 
 def _over_the_map(grid: np.ndarray, size: int, h: int, w: int) -> np.ndarray:

@@ -41,6 +41,8 @@ UNCLEAR = -1
 # the glare spots of training are taken off as the first measure finds them, weaker than they
 # are (``config.broad_veil``): a model that learns washed-out pieces reads the others better
 _MEASURED = replace(DEFAULT, broad_veil=False)
+# the share of readings made under a shadow (``phone_look``)
+SHADOWED = 0.3
 
 
 def labelled_photos(dirs: list[Path]) -> list[tuple[Path, dict]]:
@@ -109,11 +111,14 @@ def glare_spot(image: np.ndarray, corners: np.ndarray, rng: np.random.Generator)
 def phone_look(image: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     """``image`` as another phone under another light might take it: a white balance off by a
     gain per channel, another exposure and tone curve (gamma), more or less saturation,
-    light falling off to one side, a little blur and sensor noise, JPEG at some quality."""
+    light falling off to one side, sometimes a shadow (``shadow``), a little blur and sensor
+    noise, JPEG at some quality."""
     img = image.astype(np.float32) / 255.0
     img = img * rng.uniform(0.75, 1.25, 3) * rng.uniform(0.6, 1.2)
     h, w = img.shape[:2]
     yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    if rng.uniform() < SHADOWED:
+        img = img * shadow(xx, yy, rng)
     angle = rng.uniform(0, 2 * np.pi)
     ramp = (np.cos(angle) * xx / w + np.sin(angle) * yy / h)
     img = img * (1.0 + rng.uniform(-0.35, 0.35) * (ramp - ramp.mean()))[..., None]
@@ -127,6 +132,22 @@ def phone_look(image: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     img = np.clip(img, 0, 255).astype(np.uint8)
     _, jpg = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(45, 92))])
     return cv2.imdecode(jpg, cv2.IMREAD_COLOR)
+
+
+def shadow(xx: np.ndarray, yy: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """A shadow's light per pixel and channel, (H, W, 3): a phone, a head or an arm between
+    the lamp and part of the board, its edge wavy and more or less sharp, the shade a little
+    off in colour (lit by the room, not the lamp)."""
+    h, w = xx.shape
+    angle = rng.uniform(0, 2 * np.pi)
+    n = np.array([np.cos(angle), np.sin(angle)], np.float32)
+    along = (xx - w / 2) * -n[1] + (yy - h / 2) * n[0]
+    size = float(np.hypot(h, w))
+    edge = ((xx - w / 2) * n[0] + (yy - h / 2) * n[1] - rng.uniform(-0.3, 0.3) * size
+            + 0.04 * size * np.sin(along / (rng.uniform(0.08, 0.2) * size) + rng.uniform(0, 6)))
+    inside = 0.5 + 0.5 * np.tanh(edge / (rng.uniform(0.002, 0.03) * size))
+    shade = rng.uniform(0.4, 0.85) * rng.uniform(0.92, 1.08, 3).astype(np.float32)
+    return (1 - inside[..., None] * (1 - shade)).astype(np.float32)
 
 
 def measure(photo: Path, data: dict, variants: int, shifted: int, rng: np.random.Generator,
@@ -165,7 +186,7 @@ def cached_measure(photos, counts: list[tuple[int, int, int]], rng, cache: Path 
     store = dict(np.load(cache)) if cache and cache.is_file() else {}
     measured = []
     for (photo, data), (variants, shifted, glare) in zip(photos, counts, strict=True):
-        key = f"{photo.resolve()}|{variants}|{shifted}|look" + (f"|g{glare}" if glare else "")
+        key = f"{photo.resolve()}|{variants}|{shifted}|look-shade" + (f"|g{glare}" if glare else "")
         if key + "|x" not in store:
             store[key + "|x"], store[key + "|y"] = measure(photo, data, variants, shifted, rng,
                                                            glare)

@@ -78,3 +78,27 @@ def test_a_red_piece_in_a_photo_with_half_the_light_is_as_red_once_normalised():
     # sRGB is not exactly a cube root: within 8 (the chroma shifted, not scaled: 24 apart)
     assert abs(seen[0][1] - seen[1][1]) < 8  # a*: as red
     assert abs(seen[0][2] - seen[1][2]) < 8  # b*
+
+
+def shadow_edge(x: np.ndarray) -> np.ndarray:
+    """A shadow over the left half of the board (a phone, an arm): 0.6 of the light there,
+    its edge sharp."""
+    return np.where(x < x[-1] / 2, 0.6, 1.0).astype(np.float32)
+
+
+def test_beside_a_shadow_s_sharp_edge_the_paper_is_measured_on_its_own_side():
+    lab = lit_board(shadow_edge)
+    w = lab.shape[1]
+    pts = background_points(USA).astype(int)
+    gap = np.abs(pts[:, 0] - w / 2)
+    near = (gap >= 100) & (gap < 250)  # paper 100-250 art px (1.5-4 spaces) from the edge
+    for fine in (36.0, 0.0):
+        out = normalise(lab, paper_map(lab, USA, fine=fine))
+        error = np.percentile(np.abs(out[pts[near, 1], pts[near, 0], 0] - PAPER), 90)
+        # the squares' paper alone (fine 0) blends both sides of the edge: 20-30 off there
+        assert (error < 10) == (fine > 0), (fine, error)
+
+
+def test_the_finer_paper_leaves_an_evenly_lit_board_as_it_was():
+    lab = lit_board(lambda x: np.ones_like(x))
+    assert np.allclose(paper_map(lab, USA, fine=36.0), paper_map(lab, USA), atol=0.5)

@@ -14,6 +14,7 @@ from scorer.vision.train import (
     glare_spot,
     measure,
     phone_look,
+    shadow,
     shifted_labels,
     space_labels,
 )
@@ -130,11 +131,21 @@ def test_another_phones_look_casts_exposes_and_blurs_but_keeps_the_picture():
     looks = [phone_look(image, np.random.default_rng(seed)).astype(float) for seed in range(8)]
     for look in looks:
         assert look.shape == image.shape
-        # the layout stays: lightness follows the original's closely
-        assert np.corrcoef(look.mean(axis=2).ravel(), image.mean(axis=2).ravel())[0, 1] > 0.9
+        # the layout stays: lightness follows the original's (a shadow over part of it aside)
+        assert np.corrcoef(look.mean(axis=2).ravel(), image.mean(axis=2).ravel())[0, 1] > 0.8
     grey = np.array([look[:, 100:140].reshape(-1, 3).mean(axis=0) for look in looks])
     casts = grey[:, 2] / grey[:, 0]  # red over blue on the grey: a white balance off
     assert casts.max() - casts.min() > 0.1
     assert grey.mean(axis=1).max() > 1.3 * grey.mean(axis=1).min()  # another exposure
     edge = [np.abs(np.diff(look[100, 70:90].mean(axis=1))).max() for look in looks]
     assert min(edge) < 0.8 * (200 - 60)  # some of them blurred across the edge
+
+
+def test_a_shadow_darkens_part_of_the_picture_and_leaves_the_rest():
+    yy, xx = np.mgrid[0:300, 0:400].astype(np.float32)
+    for seed in range(6):
+        light = shadow(xx, yy, np.random.default_rng(seed))
+        assert light.shape == (300, 400, 3)
+        assert light.max() > 0.97  # some of the picture stays lit
+        assert light.min() < 0.87  # and some lies in the shade, 0.4-0.85 of the light
+        assert light.min() > 0.35

@@ -240,6 +240,10 @@ class VisionConfig:
     # the review lists first, to check, every lane read less surely than this (the web's scan
     # review and benchmarks/detect.py's "to check" both use it)
     doubt_below: float = 0.75
+    # a colour read on a lane in a deep shade (a space's paper under this share of the
+    # photo's) is asked below this confidence (classify._in_the_shade)
+    shade_light: float = 0.6
+    shade_sure_from: float = 0.97
     # when both lanes of a double read one colour, and it covers the weaker lane this share of
     # the stronger or more, the stronger is asked too: on the real photos' variants the stronger
     # was the right one in 23 of 23 pairs below 0.7 and wrong in 17 of 43 above

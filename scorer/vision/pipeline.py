@@ -202,12 +202,12 @@ def detect(
         art_corners = fit_art_frame(image, board, work_corners, config)
     with_stations = board_has_stations(board.name)
     reading = read_board(image, board, art_corners, config, stations=with_stations)
-    lab, veil, burnt = reading.lab, reading.veil, reading.burnt
+    lab, veil, burnt, light = reading.lab, reading.veil, reading.burnt, reading.light
     check_sharpness(lab, config)
     probs = space_probabilities(lab, board, wanted, config, model)
     seen = seen_spaces(board, art_corners, width, height)
     # a space a glare spot burnt out to white is as unseen as one outside the photo
-    routes = unseen_lanes_doubtful(lane_results(probs, board, config, veil), board,
+    routes = unseen_lanes_doubtful(lane_results(probs, board, config, veil, light), board,
                                    seen & ~burnt, config, reading.rim)
     lanes, _, owner_of = space_table(board)
     unseen = tuple(sorted({lanes[i].id for i in owner_of[~seen]}))

@@ -271,6 +271,19 @@ def fine_light(light: np.ndarray, board: Board, scale: float, cell: float,
                           borderMode=cv2.BORDER_REPLICATE)
 
 
+def paper_light(paper_lightness: np.ndarray, board: Board, scale: float = 1.0) -> np.ndarray:
+    """The light on each space (``space_table`` order): the paper's lightness there
+    (``paper_map``'s) over the photo's paper's, the median over its background points. A
+    photo's own light falls to 0.64-0.7 of it in its corners; a shadow leaving 0.4 of the
+    light lies at ~0.68 of a lit board's, where the shadow covers most of it lower still."""
+    _, spaces, _ = space_table(board)
+    h, w = paper_lightness.shape
+    at = np.clip(np.round(spaces[:, :2] * scale).astype(int), 0, [w - 1, h - 1])
+    pts = np.clip((background_points(board) * scale).astype(int), 0, [w - 1, h - 1])
+    whole = float(np.median(paper_lightness[pts[:, 1], pts[:, 0]]))
+    return paper_lightness[at[:, 1], at[:, 0]] / max(whole, 1.0)
+
+
 def _over_the_map(grid: np.ndarray, size: int, h: int, w: int) -> np.ndarray:
     """A value per square of ``size`` px (rows, cols[, channels]) at every pixel of an
     (``h``, ``w``) map: each square's value at its centre, stretched linearly over whole

@@ -215,6 +215,8 @@ class VisionConfig:
     # with more than one 5 -> 2, lanes asked 20.5 -> 22.1 %; the stress renders' glare asks
     # 7.4 -> 8.0 % (from 0.99: variants 14 missed, 22.7 % asked; stress renders 8.5 %)
     glare_strong_veil: float = 0.3
+    # ... and on a glared photo under a paper lit this many times the photo's (classify.empty_knees)
+    glare_lit: float = 1.2
     glare_strong_empty_sure_from: float = 0.985
     # ... and none of its spaces may look empty with more than this probability
     space_empty_max: float = 0.9

@@ -660,3 +660,24 @@ def test_a_colour_read_in_a_deep_shade_is_asked_unless_very_sure():
         # grey print in a deep shade reads black 0.8-0.97 sure: asked; surer, it is not
         assert (in_shade.confidence < 0.75) == (sure < 0.97), (sure, in_shade.confidence)
         assert in_shade.likely == "black"
+
+
+def test_on_a_glared_photo_a_lane_on_brightly_lit_paper_is_under_the_glare():
+    """A dim photo under a strong spot can have its veil measured weak: the lanes where the
+    paper is lit 1.2 times the photo's lie under the glare all the same, and an empty read
+    0.85 sure there is asked; on paper lit as the rest of the photo it is not."""
+    route = "dallas--el-paso"
+    surer = bare_print_probabilities(route, 0.85)
+    routes, _, owner_of = space_table(USA)
+    on_lane = owner_of == next(k for k, r in enumerate(routes) if r.id == route)
+    glare_beside = np.where(np.arange(len(owner_of)) % 4 == 0, 0.09, 0.0)  # a glared photo
+    glare_beside[on_lane] = 0.0  # its veil not measured on the lane
+    for lit, asked in ((1.0, False), (1.3, True)):
+        light = np.where(on_lane, lit, 1.0)
+        lane = lane_of(lane_results(surer, USA, veil=glare_beside, light=light), route)
+        assert lane.owner is None
+        assert (lane.confidence < DEFAULT.doubt_below) == asked, (lit, lane.confidence)
+    # on a photo clear of glare a brightly lit lane is the photo's own light
+    lane = lane_of(lane_results(surer, USA, veil=np.zeros(len(owner_of)),
+                                light=np.where(on_lane, 1.3, 1.0)), route)
+    assert lane.confidence >= DEFAULT.doubt_below

@@ -100,8 +100,7 @@ def read_board(
         return BoardReading(lab, veil, burnt, station_lab, light=light)
     broad = veil_map(rectified, config.rectify_scale, broad=True)
     lab, _, light = _normalised_lab(unveil(rectified, broad), board, config)
-    station_lab = (_normalised_lab(unveil(rectified, share), board, config, stations)[1]
-                   if stations else lab)
+    station_lab = _squares_lab(unveil(rectified, share), board, config) if stations else lab
     rim = None
     if burnt.any():
         gap = np.linalg.norm(spaces[:, None, :2] - spaces[None, burnt, :2], axis=2).min(axis=1)
@@ -111,23 +110,34 @@ def read_board(
 
 def _normalised_lab(rectified: np.ndarray, board: Board, config: VisionConfig,
                     stations: bool = False) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """The board in Lab normalised by its paper (``paper_map``) for its lanes; for its
-    stations with the squares' paper alone (``paper_fine`` off): station colours are matched
-    against the pieces' across the photo, which the finer paper measured them without (with
-    it the variants' stations read 352 -> 346 of 360 right); without ``stations`` the first
-    again. Then the light on each space (``paper_light``)."""
-    if config.white_balance:
-        rectified = white_balance(rectified, board, config.rectify_scale)
-    lab = to_lab(rectified)
-    paper = paper_map(lab, board, config.rectify_scale, config.paper_cell, config.paper_smooth,
-                      config.paper_ratio)
-    squares = normalise(lab, paper) if stations or config.paper_fine <= 0 else None
+    """The board in Lab normalised by its paper for its lanes (``paper_map``, its lightness
+    measured again finer, ``fine_light``); for its stations by the squares' paper alone
+    (``_squares_lab``): station colours are matched against the pieces' across the photo,
+    which the finer paper measured them without (with it the variants' stations read 352 ->
+    346 of 360 right); without ``stations`` the first again. Then the light on each space
+    (``paper_light``)."""
+    lab, paper = _lab_and_paper(rectified, board, config)
+    squares = normalise(lab, paper) if stations else None
     if config.paper_fine > 0:
         paper[..., 0] *= fine_light(lab[..., 0], board, config.rectify_scale,
                                     config.paper_cell, config.paper_fine)
-    out = normalise(lab, paper) if config.paper_fine > 0 else squares
-    light = paper_light(paper[..., 0], board, config.rectify_scale)
-    return out, squares if stations else out, light
+    out = normalise(lab, paper)
+    return out, squares if stations else out, paper_light(paper[..., 0], board,
+                                                          config.rectify_scale)
+
+
+def _squares_lab(rectified: np.ndarray, board: Board, config: VisionConfig) -> np.ndarray:
+    """The board in Lab normalised by the squares' paper alone (``paper_map``)."""
+    return normalise(*_lab_and_paper(rectified, board, config))
+
+
+def _lab_and_paper(rectified: np.ndarray, board: Board,
+                   config: VisionConfig) -> tuple[np.ndarray, np.ndarray]:
+    if config.white_balance:
+        rectified = white_balance(rectified, board, config.rectify_scale)
+    lab = to_lab(rectified)
+    return lab, paper_map(lab, board, config.rectify_scale, config.paper_cell,
+                          config.paper_smooth, config.paper_ratio)
 
 
 def _at_spaces(share: np.ndarray, at: np.ndarray) -> np.ndarray:

@@ -209,14 +209,14 @@ class VisionConfig:
     # veil of 0.05-0.1 were all right (77 of them asked when such a veil counted as glare)
     glare_doubt_veil: float = 0.1
     glare_empty_sure_from: float = 0.95
+    # ... as on a glared photo on paper lit this many times the photo's (classify.empty_knees)
+    glare_lit: float = 1.2
     # ... and under a veil of glare_strong_veil or more, below this: there (LSO models, the
     # variants under a glare spot or a burnt-out reflection) empties read 0.95-0.99 were wrong
     # 10 times in 143. From 0.985: wrong and not asked on the glare variants 24 -> 16, photos
     # with more than one 5 -> 2, lanes asked 20.5 -> 22.1 %; the stress renders' glare asks
     # 7.4 -> 8.0 % (from 0.99: variants 14 missed, 22.7 % asked; stress renders 8.5 %)
     glare_strong_veil: float = 0.3
-    # ... and on a glared photo under a paper lit this many times the photo's (classify.empty_knees)
-    glare_lit: float = 1.2
     glare_strong_empty_sure_from: float = 0.985
     # ... and none of its spaces may look empty with more than this probability
     space_empty_max: float = 0.9

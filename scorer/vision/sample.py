@@ -195,7 +195,7 @@ def _paper_colour(values: np.ndarray, lightness: np.ndarray | None = None) -> np
 
 def paper_map(
     lab: np.ndarray, board: Board, scale: float = 1.0, cell: float = 140.0,
-    smooth: float = 1.0, ratio: tuple[float, float] = (0.6, 1.6), fine: float = 0.0,
+    smooth: float = 1.0, ratio: tuple[float, float] = (0.6, 1.6),
 ) -> np.ndarray:
     """The paper's Lab at every pixel of the map, (H, W, 3): light falls unevenly on a board
     (a lamp to one side, a shadow over one corner), so one colour for the whole photo leaves
@@ -229,10 +229,7 @@ def paper_map(
     grid = np.where(near[..., None] > 1e-3, spread / np.maximum(near, 1e-3)[..., None],
                     photo_paper)
     grid[..., 0] = np.clip(grid[..., 0], ratio[0] * photo_paper[0], ratio[1] * photo_paper[0])
-    out = _over_the_map(grid, round(step), h, w)
-    if fine > 0:
-        out[..., 0] *= fine_light(lab[..., 0], board, scale, cell, fine)
-    return out
+    return _over_the_map(grid, round(step), h, w)
 
 
 def fine_light(light: np.ndarray, board: Board, scale: float, cell: float,

@@ -11,7 +11,10 @@ with and without a soft glare spot (and x0.7 and x0.85 under one), under a lamp'
 burnt out to white (two places), warm and cool white
 balance, downscaled to 1200 px at JPEG quality 70, a few of these combined, a shadow over
 part of the board (four, sharp to soft, two of them bluer in the shade), light falling off
-to 0.35 across the board and a shaken camera. The label
+to 0.35 across the board, a shaken camera, and other phones' processing of one light
+(brighter x1.35, more and less saturated, tone curves of gamma 0.6 and 1.6, an HDR look,
+oversharpened, night mode, a tungsten cast, a messaging app's 1600 px copy at quality 40).
+The label
 corners go through the same warp, so they stay in board order (TL of the board's artwork
 first, as ``locate`` reports them).
 
@@ -287,6 +290,37 @@ def cast(image: np.ndarray, gains: tuple[float, float, float]) -> np.ndarray:
         np.uint8)
 
 
+def saturated(image: np.ndarray, k: float) -> np.ndarray:
+    """More (k > 1) or less saturated colours, as another phone's processing makes them."""
+    hsv = cv2.cvtColor(image, cv2.COLOR_BGR2HSV).astype(np.float32)
+    hsv[..., 1] = np.clip(hsv[..., 1] * k, 0, 255)
+    return cv2.cvtColor(hsv.astype(np.uint8), cv2.COLOR_HSV2BGR)
+
+
+def toned(image: np.ndarray, gamma: float) -> np.ndarray:
+    """Another tone curve: the mid-tones lifted (gamma < 1) or pressed down (> 1)."""
+    return np.clip(255 * (image / 255.0) ** gamma, 0, 255).astype(np.uint8)
+
+
+def equalised(image: np.ndarray) -> np.ndarray:
+    """A phone's HDR look: the lightness equalised tile by tile (CLAHE, 8 x 8 tiles)."""
+    lab = cv2.cvtColor(image, cv2.COLOR_BGR2Lab)
+    lab[..., 0] = cv2.createCLAHE(3.0, (8, 8)).apply(lab[..., 0])
+    return cv2.cvtColor(lab, cv2.COLOR_Lab2BGR)
+
+
+def oversharpened(image: np.ndarray) -> np.ndarray:
+    """A strong unsharp mask, halos along every edge."""
+    return cv2.addWeighted(image, 2.2, cv2.GaussianBlur(image, (0, 0), 2.0), -1.2, 0)
+
+
+def night_mode(image: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """A dim room brightened by the phone: 0.3 of the light with sensor noise, smoothed a
+    little and raised 3 times."""
+    dim = image.astype(np.float32) * 0.3 + rng.normal(0, 5, image.shape).astype(np.float32)
+    return np.clip(cv2.GaussianBlur(dim, (0, 0), 0.8) * 3.0, 0, 255).astype(np.uint8)
+
+
 # ---------------------------------------------------------------------------- variants
 
 
@@ -373,6 +407,21 @@ def variants(photo: Photo, seed: int) -> Iterator[Variant]:
                                                    shade)), corners)
     yield Variant("falling light", jpeg(falling(image, corners, shade)), corners)
     yield Variant("shaken", jpeg(shaken(image, shade)), corners)
+    # what other phones make of the same light: their own tone curve, saturation, local tone
+    # mapping (HDR), sharpening, night mode, a tungsten lamp's cast, a messaging app's copy
+    night = np.random.default_rng(4000 + seed)
+    yield Variant("bright x1.35", jpeg(cast(image, (1.35, 1.35, 1.35))), corners)
+    yield Variant("vivid", jpeg(saturated(image, 1.45)), corners)
+    yield Variant("dull", jpeg(saturated(image, 0.6)), corners)
+    yield Variant("gamma 0.6", jpeg(toned(image, 0.6)), corners)
+    yield Variant("gamma 1.6", jpeg(toned(image, 1.6)), corners)
+    yield Variant("hdr", jpeg(equalised(image)), corners)
+    yield Variant("oversharpened", jpeg(oversharpened(image)), corners)
+    yield Variant("night mode", jpeg(night_mode(image, night)), corners)
+    yield Variant("tungsten", jpeg(cast(image, (0.6, 0.88, 1.25))), corners)
+    s = 1600 / max(h, w)
+    yield Variant("messaging app", jpeg(cv2.resize(image, None, fx=s, fy=s,
+                                                   interpolation=cv2.INTER_AREA), 40), corners * s)
 
 
 # ---------------------------------------------------------------------------- cut by the frame

@@ -18,6 +18,7 @@ from scorer.vision.sample import (
     normalise,
     paper_light,
     paper_map,
+    print_tone,
     shifted_features,
     space_axes,
     space_table,
@@ -117,18 +118,26 @@ def _normalised_lab(rectified: np.ndarray, board: Board, config: VisionConfig,
     346 of 360 right); without ``stations`` the first again. Then the light on each space
     (``paper_light``)."""
     lab, paper = _lab_and_paper(rectified, board, config)
-    squares = normalise(lab, paper) if stations else None
+    squares = _toned(normalise(lab, paper), board, config) if stations else None
     if config.paper_fine > 0:
         paper[..., 0] *= fine_light(lab[..., 0], board, config.rectify_scale,
                                     config.paper_cell, config.paper_fine)
-    out = normalise(lab, paper)
+    out = _toned(normalise(lab, paper), board, config)
     return out, squares if stations else out, paper_light(paper[..., 0], board,
                                                           config.rectify_scale)
 
 
 def _squares_lab(rectified: np.ndarray, board: Board, config: VisionConfig) -> np.ndarray:
     """The board in Lab normalised by the squares' paper alone (``paper_map``)."""
-    return normalise(*_lab_and_paper(rectified, board, config))
+    return _toned(normalise(*_lab_and_paper(rectified, board, config)), board, config)
+
+
+def _toned(lab: np.ndarray, board: Board, config: VisionConfig) -> np.ndarray:
+    """``print_tone`` with the config's settings (``config.tone_deadband`` 1: off)."""
+    if config.tone_deadband >= 1.0:
+        return lab
+    return print_tone(lab, board, config.rectify_scale, config.tone_print_light,
+                      config.tone_deadband, config.tone_lowest)
 
 
 def _lab_and_paper(rectified: np.ndarray, board: Board,

@@ -118,6 +118,15 @@ class VisionConfig:
     # glare worse (97.3 against 98.0 % of lanes)
     broad_veil: bool = True
     broad_veil_from: float = 0.2
+    # a photo whose print between the routes reads darker than the real photos' (a steeper tone
+    # curve, an HDR look) has its mid-tones lifted back (sample.print_tone): the print's lower
+    # quartile of lightness brought to tone_print_light of the paper's, by a power not below
+    # tone_lowest, none within tone_deadband of 1 (1: off). Variants of the real photos under
+    # other phones' processing (LSO models, not retrained): gamma 1.6 90.2 -> 93.0 %, HDR
+    # 90.9 -> 97.2 %; lightening ones too (up to 1.6) lost glare variants 22.6 -> 26.0 % asked
+    tone_print_light: float = 0.83
+    tone_deadband: float = 0.15
+    tone_lowest: float = 0.6
     # ... and the light's colour taken off by one gain per channel (sample.white_balance)
     white_balance: bool = True
     # photo quality gates

@@ -307,6 +307,41 @@ def normalise(lab: np.ndarray, paper: np.ndarray) -> np.ndarray:
     return out
 
 
+def print_tone(lab: np.ndarray, board: Board, scale: float, light: float, deadband: float,
+               lowest: float) -> np.ndarray:
+    """The normalised board (``normalise``) with the mid-tones of a photo that presses them
+    down lifted back: a phone's tone curve (a steeper gamma, an HDR look) makes grey print
+    read as black pieces and dark green as black. The print between the routes and cities
+    (``_print_points``) is the same on every copy of a board: its lower quartile of lightness
+    lies at ``light`` of the paper's on the real photos (0.81-0.85 of it, USA and Europe).
+    Lower, the lightness is raised to the power that brings it back there, not below
+    ``lowest``; within ``deadband`` of 1 it stays as it is."""
+    at = _print_points(board, lab.shape[:2], scale)
+    seen = float(np.percentile(lab[..., 0].ravel()[at], 25)) / PAPER_LAB[0]
+    gamma = max(float(np.log(light) / np.log(np.clip(seen, 0.3, 0.98))), lowest)
+    if gamma > 1.0 - deadband:
+        return lab
+    out = lab.copy()
+    out[..., 0] = PAPER_LAB[0] * np.power(np.maximum(lab[..., 0], 0.0) / PAPER_LAB[0], gamma)
+    return out
+
+
+def _print_points(board: Board, shape: tuple[int, int], scale: float) -> np.ndarray:
+    """Flat indices of every 7th pixel of a rectified board of ``shape`` that shows print
+    alone: away from every space (a piece's footprint and more), city and the frame."""
+    def make() -> np.ndarray:
+        keep = np.ones(shape, np.uint8)
+        for x, y, angle in space_table(board)[1]:
+            box = cv2.boxPoints(((x * scale, y * scale), (60 * scale, 30 * scale), angle))
+            cv2.fillPoly(keep, [box.astype(np.int32)], 0)
+        for city in board.cities.values():
+            cv2.circle(keep, (int(city.x * scale), int(city.y * scale)), int(30 * scale), 0, -1)
+        rim = int(40 * scale)
+        keep[:rim], keep[-rim:], keep[:, :rim], keep[:, -rim:] = 0, 0, 0, 0
+        return np.flatnonzero(keep.ravel())[::7]
+    return _cached(("print", shape, scale), board, make)
+
+
 def sample_patches(
     image: np.ndarray, board: Board, scale: float = 1.0, offset: np.ndarray | None = None
 ) -> np.ndarray:

@@ -18,6 +18,7 @@ from scorer.vision.sample import (
     normalise,
     paper_light,
     paper_map,
+    print_chroma,
     print_tone,
     shifted_features,
     space_axes,
@@ -88,13 +89,18 @@ def read_board(
     burnt = blown_spaces(rectified, board, config.rectify_scale,
                          config.burnt_level) >= config.burnt_share
     veil = np.zeros(len(spaces), dtype=np.float32)
+    # a glare spot dulls the print's colours as much as the pieces': on a photo that may lie
+    # under one (its veil not measured, or found) they are left as they are (print_chroma)
+    as_they_are = replace(config, print_spread=())
     if not config.unveil:
-        lab, station_lab, light = _normalised_lab(rectified, board, config, stations)
+        lab, station_lab, light = _normalised_lab(rectified, board, as_they_are, stations)
         return BoardReading(lab, veil, burnt, station_lab, light=light)
     at = np.round(spaces[:, :2] * config.rectify_scale).astype(int)
     share = veil_map(rectified, config.rectify_scale)
     veil = _at_spaces(share, at)
     spot = burnt.any() or veiled_share(veil, config) > config.broad_veil_from
+    if glared_share(veil, config) > config.glare_photo_share or spot:
+        config = as_they_are
     if not (config.broad_veil and spot):
         lab, station_lab, light = _normalised_lab(unveil(rectified, share), board, config,
                                                   stations)
@@ -115,10 +121,12 @@ def _normalised_lab(rectified: np.ndarray, board: Board, config: VisionConfig,
     measured again finer, ``fine_light``); for its stations by the squares' paper alone
     (``_squares_lab``): station colours are matched against the pieces' across the photo,
     which the finer paper measured them without (with it the variants' stations read 352 ->
-    346 of 360 right); without ``stations`` the first again. Then the light on each space
-    (``paper_light``)."""
+    346 of 360 right), and with their colours as they are (``print_chroma``: station pixels
+    are matched within fixed distances, which stretched colours outgrow: the stress renders'
+    stations 96 -> 85 of 109 right); without ``stations`` the first again. Then the light on
+    each space (``paper_light``)."""
     lab, paper = _lab_and_paper(rectified, board, config)
-    squares = _toned(normalise(lab, paper), board, config) if stations else None
+    squares = _toned(normalise(lab, paper), board, config, colours=False) if stations else None
     if config.paper_fine > 0:
         paper[..., 0] *= fine_light(lab[..., 0], board, config.rectify_scale,
                                     config.paper_cell, config.paper_fine)
@@ -128,16 +136,25 @@ def _normalised_lab(rectified: np.ndarray, board: Board, config: VisionConfig,
 
 
 def _squares_lab(rectified: np.ndarray, board: Board, config: VisionConfig) -> np.ndarray:
-    """The board in Lab normalised by the squares' paper alone (``paper_map``)."""
-    return _toned(normalise(*_lab_and_paper(rectified, board, config)), board, config)
+    """The board in Lab normalised by the squares' paper alone (``paper_map``), for its
+    stations (colours as they are, ``_normalised_lab``)."""
+    return _toned(normalise(*_lab_and_paper(rectified, board, config)), board, config,
+                  colours=False)
 
 
-def _toned(lab: np.ndarray, board: Board, config: VisionConfig) -> np.ndarray:
-    """``print_tone`` with the config's settings (``config.tone_deadband`` 1: off)."""
-    if config.tone_deadband >= 1.0:
+def _toned(lab: np.ndarray, board: Board, config: VisionConfig,
+           colours: bool = True) -> np.ndarray:
+    """``print_tone`` and, with ``colours``, ``print_chroma`` with the config's settings
+    (``config.tone_deadband`` 1: no tone; no ``config.print_spread`` for the board: no
+    chroma)."""
+    if config.tone_deadband < 1.0:
+        lab = print_tone(lab, board, config.rectify_scale, config.tone_print_light,
+                         config.tone_deadband, config.tone_lowest)
+    if not colours:
         return lab
-    return print_tone(lab, board, config.rectify_scale, config.tone_print_light,
-                      config.tone_deadband, config.tone_lowest)
+    return print_chroma(lab, board, config.rectify_scale,
+                        dict(config.print_spread).get(board.name), config.chroma_deadband,
+                        config.chroma_most)
 
 
 def _lab_and_paper(rectified: np.ndarray, board: Board,

@@ -127,6 +127,14 @@ class VisionConfig:
     tone_print_light: float = 0.83
     tone_deadband: float = 0.15
     tone_lowest: float = 0.6
+    # ... and the colours of a photo that dulls them stretched back (sample.print_chroma): the
+    # print's colours spread (upper quartile of their distance from its median colour) this far
+    # on each board's real photos (USA 2.63-2.82, Europe 9.30-10.61); a photo spreading them
+    # over chroma_deadband less has every colour's chroma stretched by the ratio, at most
+    # chroma_most times
+    print_spread: tuple[tuple[str, float], ...] = (("usa", 2.7), ("europe", 9.9))
+    chroma_deadband: float = 0.2
+    chroma_most: float = 2.0
     # ... and the light's colour taken off by one gain per channel (sample.white_balance)
     white_balance: bool = True
     # photo quality gates

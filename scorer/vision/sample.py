@@ -326,6 +326,29 @@ def print_tone(lab: np.ndarray, board: Board, scale: float, light: float, deadba
     return out
 
 
+def print_chroma(lab: np.ndarray, board: Board, scale: float, reference: float,
+                 deadband: float, most: float) -> np.ndarray:
+    """The normalised board (``normalise``) with the colours of a photo that dulls them
+    brought back: a phone's saturation, or its noise reduction in a dim room, greys red and
+    yellow pieces towards empty. The print between the routes and cities (``_print_points``)
+    spreads its colours as far on every copy of a board: the upper quartile of their distance
+    from the print's median colour is ``reference`` on the real photos of the board (None:
+    not measured, nothing changes). Lower by more than ``deadband`` times, every colour's
+    distance from the paper's is stretched by the ratio, at most ``most`` times; a photo
+    spreading it wider is left as it is (a cast the white balance left over widens it too)."""
+    if reference is None:
+        return lab
+    at = _print_points(board, lab.shape[:2], scale)
+    ab = lab.reshape(-1, 3)[at, 1:]
+    spread = float(np.percentile(np.linalg.norm(ab - np.median(ab, axis=0), axis=1), 75))
+    gain = min(reference / max(spread, 1e-6), most)
+    if gain < 1.0 + deadband:
+        return lab
+    out = lab.copy()
+    out[..., 1:] = PAPER_LAB[1:] + (lab[..., 1:] - PAPER_LAB[1:]) * gain
+    return out
+
+
 def _print_points(board: Board, shape: tuple[int, int], scale: float) -> np.ndarray:
     """Flat indices of every 7th pixel of a rectified board of ``shape`` that shows print
     alone: away from every space (a piece's footprint and more), city and the frame."""

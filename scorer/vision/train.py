@@ -39,8 +39,11 @@ CLEAR = (38.0, 18.0)
 # what lies in between (half on a piece) is left out of training
 UNCLEAR = -1
 # the glare spots of training are taken off as the first measure finds them, weaker than they
-# are (``config.broad_veil``): a model that learns washed-out pieces reads the others better
-_MEASURED = replace(DEFAULT, broad_veil=False)
+# are (``config.broad_veil``): a model that learns washed-out pieces reads the others better.
+# Colours are measured as they are (``config.print_spread``): the renders' print is greyer
+# than a real board's (Europe 1.7-3.3 against 9.3-10.6), stretched their pieces would train
+# as colours no photo shows; the detector stretches a dull photo's towards what training saw
+_MEASURED = replace(DEFAULT, broad_veil=False, print_spread=())
 # the share of readings made under a shadow (``phone_look``)
 SHADOWED = 0.3
 

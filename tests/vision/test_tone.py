@@ -1,14 +1,17 @@
-"""A phone's tone curve: the mid-tones of a photo that presses them down lifted back."""
+"""A phone's tone curve and saturation: the mid-tones of a photo that presses them down lifted
+back, the colours of one that dulls them stretched back."""
 
 import dataclasses
 
+import cv2
 import numpy as np
 import pytest
 
 from scorer.boards import load_board
 from scorer.vision.classify import read_board
 from scorer.vision.config import DEFAULT
-from scorer.vision.sample import PAPER_LAB, _print_points, print_tone
+from scorer.vision.geometry import art_to_photo, project
+from scorer.vision.sample import PAPER_LAB, _print_points, print_chroma, print_tone
 from tests.vision.samples import SAMPLES, labelled
 
 USA = load_board("usa")
@@ -69,3 +72,82 @@ def test_a_photo_whose_tone_curve_darkens_the_print_is_read_with_it_lifted():
     assert quartile(lab, at) == pytest.approx(LIGHT, abs=0.01)
     assert np.array_equal(read_board(image, USA, corners).lab,
                           read_board(image, USA, corners, off).lab)
+
+
+def coloured(spread: float) -> tuple[np.ndarray, np.ndarray]:
+    """A drawn Lab board: paper everywhere, the print between the routes coloured round the
+    paper's colour, its distance from it spread evenly up to 4/3 ``spread`` (the upper
+    quartile at ``spread``) in every direction."""
+    h, w = int(USA.art_frame["height"] * SCALE), int(USA.art_frame["width"] * SCALE)
+    lab = np.empty((h, w, 3), np.float32)
+    lab[...] = PAPER_LAB
+    at = _print_points(USA, (h, w), SCALE)
+    radius = np.linspace(0, 4 / 3 * spread, len(at))
+    turn = np.arange(len(at)) * 2.399  # the golden angle: every direction alike
+    flat = lab.reshape(-1, 3)
+    flat[at, 1] = PAPER_LAB[1] + radius * np.cos(turn)
+    flat[at, 2] = PAPER_LAB[2] + radius * np.sin(turn)
+    return lab, at
+
+
+def print_spread(lab: np.ndarray, at: np.ndarray) -> float:
+    ab = lab.reshape(-1, 3)[at, 1:]
+    return float(np.percentile(np.linalg.norm(ab - np.median(ab, axis=0), axis=1), 75))
+
+
+def test_a_dull_photos_colours_are_stretched_back_to_the_prints_spread():
+    lab, at = coloured(5.0)
+    out = print_chroma(lab, USA, SCALE, 9.9, 0.2, 2.0)
+    assert print_spread(lab, at) == pytest.approx(5.0, abs=0.1)
+    assert print_spread(out, at) == pytest.approx(9.9, abs=0.2)
+    assert np.allclose(out[0, 0], PAPER_LAB)  # the paper keeps its colour
+    assert np.allclose(out[..., 0], lab[..., 0])  # and every lightness stays
+
+
+def test_colours_spread_as_the_real_photos_or_wider_or_on_an_unmeasured_board_stay():
+    for spread in (9.0, 14.0):  # within the dead band; wider (a cast left over)
+        lab, _ = coloured(spread)
+        assert np.array_equal(print_chroma(lab, USA, SCALE, 9.9, 0.2, 2.0), lab)
+    lab, at = coloured(2.0)
+    assert np.array_equal(print_chroma(lab, USA, SCALE, None, 0.2, 2.0), lab)
+    out = print_chroma(lab, USA, SCALE, 9.9, 0.2, 2.0)  # stretched twice at most
+    assert print_spread(out, at) == pytest.approx(4.0, abs=0.1)
+
+
+@pytest.mark.skipif(not (SAMPLES / "usa-01.jpg").is_file(), reason="no sample_photos/")
+def test_a_photo_half_as_saturated_is_read_with_its_colours_as_they_were():
+    """usa-01 at half its saturation spreads its print's colours 1.34 instead of 2.45: read
+    with them stretched to the USA print's 2.7; as it is, left as it is (within 1.2 times)."""
+    _, image, corners = labelled("usa-01")
+    hsv = cv2.cvtColor(image, cv2.COLOR_BGR2HSV).astype(np.float32)
+    hsv[..., 1] *= 0.5
+    dull = cv2.cvtColor(hsv.astype(np.uint8), cv2.COLOR_HSV2BGR)
+    off = dataclasses.replace(DEFAULT, print_spread=())
+    lab = read_board(dull, USA, corners).lab
+    at = _print_points(USA, lab.shape[:2], DEFAULT.rectify_scale)
+    assert print_spread(read_board(dull, USA, corners, off).lab, at) < 1.5
+    assert print_spread(lab, at) == pytest.approx(dict(DEFAULT.print_spread)["usa"], abs=0.1)
+    assert np.array_equal(read_board(image, USA, corners).lab,
+                          read_board(image, USA, corners, off).lab)
+
+
+@pytest.mark.skipif(not (SAMPLES / "usa-01.jpg").is_file(), reason="no sample_photos/")
+def test_a_photo_under_a_glare_spot_keeps_its_colours():
+    """A glare spot dulls the print's colours as much as the pieces': a dull photo under one
+    is read with its colours as they are (stretching them cost the glare variants 22.4 ->
+    23.3 % asked)."""
+    _, image, corners = labelled("usa-01")
+    hsv = cv2.cvtColor(image, cv2.COLOR_BGR2HSV).astype(np.float32)
+    hsv[..., 1] *= 0.5
+    dull = cv2.cvtColor(hsv.astype(np.uint8), cv2.COLOR_HSV2BGR)
+    centre, edge = project(art_to_photo(USA, corners), np.array([[870.0, 560.0],
+                                                                 [1130.0, 560.0]]))
+    yy, xx = np.mgrid[0:dull.shape[0], 0:dull.shape[1]].astype(np.float32)
+    share = 0.6 * np.exp(-((xx - centre[0]) ** 2 + (yy - centre[1]) ** 2)
+                         / (2 * float(np.linalg.norm(edge - centre)) ** 2))[..., None]
+    glared = np.clip(dull * (1 - share) + 250 * share, 0, 255).astype(np.uint8)
+    off = dataclasses.replace(DEFAULT, print_spread=())
+    assert np.array_equal(read_board(glared, USA, corners).lab,
+                          read_board(glared, USA, corners, off).lab)
+    assert not np.array_equal(read_board(dull, USA, corners).lab,
+                              read_board(dull, USA, corners, off).lab)

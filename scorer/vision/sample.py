@@ -326,7 +326,7 @@ def print_tone(lab: np.ndarray, board: Board, scale: float, light: float, deadba
     return out
 
 
-def print_chroma(lab: np.ndarray, board: Board, scale: float, reference: float,
+def print_chroma(lab: np.ndarray, board: Board, scale: float, reference: float | None,
                  deadband: float, most: float) -> np.ndarray:
     """The normalised board (``normalise``) with the colours of a photo that dulls them
     brought back: a phone's saturation, or its noise reduction in a dim room, greys red and

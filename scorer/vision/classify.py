@@ -10,7 +10,7 @@ import numpy as np
 
 from scorer.boards import Board, Route
 from scorer.vision.config import DEFAULT, VisionConfig
-from scorer.vision.geometry import rectify
+from scorer.vision.geometry import photo_area, rectify
 from scorer.vision.model import CLASSES, Mlp, load_model
 from scorer.vision.sample import (
     blown_spaces,
@@ -85,6 +85,7 @@ def read_board(
     with ``stations``, its stations with the first one's (taking off the broad one lost 3 of
     the 26 stations of the rendered samples, all under a glare spot)."""
     rectified = rectify(image, board, corners, config.rectify_scale)
+    inside = photo_area(image, board, corners, config.rectify_scale)
     _, spaces, _ = space_table(board)
     burnt = blown_spaces(rectified, board, config.rectify_scale,
                          config.burnt_level) >= config.burnt_share
@@ -93,7 +94,8 @@ def read_board(
     # under one (its veil not measured, or found) they are left as they are (print_chroma)
     as_they_are = replace(config, print_spread=())
     if not config.unveil:
-        lab, station_lab, light = _normalised_lab(rectified, board, as_they_are, stations)
+        lab, station_lab, light = _normalised_lab(rectified, board, as_they_are, stations,
+                                                  inside)
         return BoardReading(lab, veil, burnt, station_lab, light=light)
     at = np.round(spaces[:, :2] * config.rectify_scale).astype(int)
     share = veil_map(rectified, config.rectify_scale)
@@ -103,11 +105,12 @@ def read_board(
         config = as_they_are
     if not (config.broad_veil and spot):
         lab, station_lab, light = _normalised_lab(unveil(rectified, share), board, config,
-                                                  stations)
+                                                  stations, inside)
         return BoardReading(lab, veil, burnt, station_lab, light=light)
     broad = veil_map(rectified, config.rectify_scale, broad=True)
-    lab, _, light = _normalised_lab(unveil(rectified, broad), board, config)
-    station_lab = _squares_lab(unveil(rectified, share), board, config) if stations else lab
+    lab, _, light = _normalised_lab(unveil(rectified, broad), board, config, inside=inside)
+    station_lab = (_squares_lab(unveil(rectified, share), board, config, inside) if stations
+                   else lab)
     rim = None
     if burnt.any():
         gap = np.linalg.norm(spaces[:, None, :2] - spaces[None, burnt, :2], axis=2).min(axis=1)
@@ -116,7 +119,8 @@ def read_board(
 
 
 def _normalised_lab(rectified: np.ndarray, board: Board, config: VisionConfig,
-                    stations: bool = False) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+                    stations: bool = False, inside: np.ndarray | None = None,
+                    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The board in Lab normalised by its paper for its lanes (``paper_map``, its lightness
     measured again finer, ``fine_light``); for its stations by the squares' paper alone
     (``_squares_lab``): station colours are matched against the pieces' across the photo,
@@ -124,37 +128,40 @@ def _normalised_lab(rectified: np.ndarray, board: Board, config: VisionConfig,
     346 of 360 right), and with their colours as they are (``print_chroma``: station pixels
     are matched within fixed distances, which stretched colours outgrow: the stress renders'
     stations 96 -> 85 of 109 right); without ``stations`` the first again. Then the light on
-    each space (``paper_light``)."""
+    each space (``paper_light``). ``inside``: the part the photo shows (``_toned``)."""
     lab, paper = _lab_and_paper(rectified, board, config)
-    squares = _toned(normalise(lab, paper), board, config, colours=False) if stations else None
+    squares = (_toned(normalise(lab, paper), board, config, inside, colours=False) if stations
+               else None)
     if config.paper_fine > 0:
         paper[..., 0] *= fine_light(lab[..., 0], board, config.rectify_scale,
                                     config.paper_cell, config.paper_fine)
-    out = _toned(normalise(lab, paper), board, config)
+    out = _toned(normalise(lab, paper), board, config, inside)
     return out, squares if stations else out, paper_light(paper[..., 0], board,
                                                           config.rectify_scale)
 
 
-def _squares_lab(rectified: np.ndarray, board: Board, config: VisionConfig) -> np.ndarray:
+def _squares_lab(rectified: np.ndarray, board: Board, config: VisionConfig,
+                 inside: np.ndarray | None = None) -> np.ndarray:
     """The board in Lab normalised by the squares' paper alone (``paper_map``), for its
     stations (colours as they are, ``_normalised_lab``)."""
-    return _toned(normalise(*_lab_and_paper(rectified, board, config)), board, config,
+    return _toned(normalise(*_lab_and_paper(rectified, board, config)), board, config, inside,
                   colours=False)
 
 
 def _toned(lab: np.ndarray, board: Board, config: VisionConfig,
-           colours: bool = True) -> np.ndarray:
+           inside: np.ndarray | None = None, colours: bool = True) -> np.ndarray:
     """``print_tone`` and, with ``colours``, ``print_chroma`` with the config's settings
     (``config.tone_deadband`` 1: no tone; no ``config.print_spread`` for the board: no
-    chroma)."""
+    chroma), the print measured where the photo shows it (``inside``, ``geometry.photo_area``:
+    beyond its edges ``rectify`` draws the edge pixels out)."""
     if config.tone_deadband < 1.0:
         lab = print_tone(lab, board, config.rectify_scale, config.tone_print_light,
-                         config.tone_deadband, config.tone_lowest)
+                         config.tone_deadband, config.tone_lowest, inside)
     if not colours:
         return lab
     return print_chroma(lab, board, config.rectify_scale,
                         dict(config.print_spread).get(board.name), config.chroma_deadband,
-                        config.chroma_most)
+                        config.chroma_most, inside)
 
 
 def _lab_and_paper(rectified: np.ndarray, board: Board,

@@ -64,6 +64,23 @@ def rectify(
     )
 
 
+def photo_area(
+    image: np.ndarray, board: Board, corners: Sequence[Sequence[float]], scale: float = 1.0
+) -> np.ndarray | None:
+    """Which pixels of ``rectify``'s board lie in the photo, (H, W) bool; None when the whole
+    board does (beyond the photo's edges ``rectify`` draws its edge pixels out)."""
+    h, w = image.shape[:2]
+    inside = [0 <= x <= w - 1 and 0 <= y <= h - 1 for x, y in np.asarray(corners, float)]
+    if all(inside):
+        return None
+    mask = cv2.warpPerspective(
+        np.full((h, w), 255, np.uint8), rectified_to_photo(board, corners, scale),
+        (round(board.art_frame["width"] * scale), round(board.art_frame["height"] * scale)),
+        flags=cv2.INTER_NEAREST | cv2.WARP_INVERSE_MAP, borderMode=cv2.BORDER_CONSTANT,
+        borderValue=0)
+    return mask > 0
+
+
 def order_clockwise(points: np.ndarray) -> Corners:
     """Four points ordered clockwise on screen, starting with the one nearest the top left."""
     pts = np.asarray(points, dtype=np.float64).reshape(4, 2)

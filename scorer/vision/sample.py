@@ -308,15 +308,18 @@ def normalise(lab: np.ndarray, paper: np.ndarray) -> np.ndarray:
 
 
 def print_tone(lab: np.ndarray, board: Board, scale: float, light: float, deadband: float,
-               lowest: float) -> np.ndarray:
+               lowest: float, inside: np.ndarray | None = None) -> np.ndarray:
     """The normalised board (``normalise``) with the mid-tones of a photo that presses them
     down lifted back: a phone's tone curve (a steeper gamma, an HDR look) makes grey print
     read as black pieces and dark green as black. The print between the routes and cities
     (``_print_points``) is the same on every copy of a board: its lower quartile of lightness
     lies at ``light`` of the paper's on the real photos (0.81-0.85 of it, USA and Europe).
     Lower, the lightness is raised to the power that brings it back there, not below
-    ``lowest``; within ``deadband`` of 1 it stays as it is."""
-    at = _print_points(board, lab.shape[:2], scale)
+    ``lowest``; within ``deadband`` of 1 it stays as it is. ``inside``: the pixels the photo
+    shows (``geometry.photo_area``; None: all), the print measured there only."""
+    at = _print_points(board, lab.shape[:2], scale, inside)
+    if len(at) < _ENOUGH_PRINT:
+        return lab
     seen = float(np.percentile(lab[..., 0].ravel()[at], 25)) / PAPER_LAB[0]
     gamma = max(float(np.log(light) / np.log(np.clip(seen, 0.3, 0.98))), lowest)
     if gamma > 1.0 - deadband:
@@ -327,7 +330,7 @@ def print_tone(lab: np.ndarray, board: Board, scale: float, light: float, deadba
 
 
 def print_chroma(lab: np.ndarray, board: Board, scale: float, reference: float | None,
-                 deadband: float, most: float) -> np.ndarray:
+                 deadband: float, most: float, inside: np.ndarray | None = None) -> np.ndarray:
     """The normalised board (``normalise``) with the colours of a photo that dulls them
     brought back: a phone's saturation, or its noise reduction in a dim room, greys red and
     yellow pieces towards empty. The print between the routes and cities (``_print_points``)
@@ -335,10 +338,11 @@ def print_chroma(lab: np.ndarray, board: Board, scale: float, reference: float |
     from the print's median colour is ``reference`` on the real photos of the board (None:
     not measured, nothing changes). Lower by more than ``deadband`` times, every colour's
     distance from the paper's is stretched by the ratio, at most ``most`` times; a photo
-    spreading it wider is left as it is (a cast the white balance left over widens it too)."""
-    if reference is None:
+    spreading it wider is left as it is (a cast the white balance left over widens it too).
+    ``inside`` as for ``print_tone``."""
+    at = _print_points(board, lab.shape[:2], scale, inside)
+    if reference is None or len(at) < _ENOUGH_PRINT:
         return lab
-    at = _print_points(board, lab.shape[:2], scale)
     ab = lab.reshape(-1, 3)[at, 1:]
     spread = float(np.percentile(np.linalg.norm(ab - np.median(ab, axis=0), axis=1), 75))
     gain = min(reference / max(spread, 1e-6), most)
@@ -349,9 +353,20 @@ def print_chroma(lab: np.ndarray, board: Board, scale: float, reference: float |
     return out
 
 
-def _print_points(board: Board, shape: tuple[int, int], scale: float) -> np.ndarray:
+# fewer print points than this in the photo (a board mostly outside it): no tone nor colours
+_ENOUGH_PRINT = 2000
+
+
+def _print_points(board: Board, shape: tuple[int, int], scale: float,
+                  inside: np.ndarray | None = None) -> np.ndarray:
     """Flat indices of every 7th pixel of a rectified board of ``shape`` that shows print
-    alone: away from every space (a piece's footprint and more), city and the frame."""
+    alone: away from every space (a piece's footprint and more), city and the frame; with
+    ``inside``, only those it holds."""
+    at = _board_print_points(board, shape, scale)
+    return at if inside is None else at[inside.ravel()[at]]
+
+
+def _board_print_points(board: Board, shape: tuple[int, int], scale: float) -> np.ndarray:
     def make() -> np.ndarray:
         keep = np.ones(shape, np.uint8)
         for x, y, angle in space_table(board)[1]:

@@ -10,7 +10,7 @@ import pytest
 from scorer.boards import load_board
 from scorer.vision.classify import read_board
 from scorer.vision.config import DEFAULT
-from scorer.vision.geometry import art_to_photo, project
+from scorer.vision.geometry import art_to_photo, photo_area, project
 from scorer.vision.sample import PAPER_LAB, _print_points, print_chroma, print_tone
 from tests.vision.samples import SAMPLES, labelled
 
@@ -151,3 +151,30 @@ def test_a_photo_under_a_glare_spot_keeps_its_colours():
                           read_board(glared, USA, corners, off).lab)
     assert not np.array_equal(read_board(dull, USA, corners).lab,
                               read_board(dull, USA, corners, off).lab)
+
+
+def test_the_print_is_measured_only_where_the_photo_shows_it():
+    """Beyond the photo's edges the rectified board holds its edge pixels drawn out: a dark
+    streak there is no darker print."""
+    lab, at = printed(0.8, 1.0)  # as the real photos read it
+    light = lab[..., 0].copy()
+    light[: light.shape[0] // 2] = 0.2 * PAPER_LAB[0]  # the top half: a dark table drawn out
+    lab[..., 0] = light
+    inside = np.zeros(lab.shape[:2], bool)
+    inside[lab.shape[0] // 2:] = True
+    assert quartile(lab, at) < 0.3
+    assert np.array_equal(print_tone(lab, USA, SCALE, LIGHT, DEADBAND, LOWEST, inside), lab)
+    assert not np.array_equal(print_tone(lab, USA, SCALE, LIGHT, DEADBAND, LOWEST), lab)
+    nothing = np.zeros(lab.shape[:2], bool)  # no print in sight: nothing to measure
+    assert np.array_equal(print_tone(lab, USA, SCALE, LIGHT, DEADBAND, LOWEST, nothing), lab)
+
+
+@pytest.mark.skipif(not (SAMPLES / "usa-01.jpg").is_file(), reason="no sample_photos/")
+def test_the_photos_area_on_the_board_is_what_the_photo_shows():
+    _, image, corners = labelled("usa-01")
+    assert photo_area(image, USA, corners) is None  # the whole board in the frame
+    bottom = int(corners[:, 1].max() - 0.3 * np.ptp(corners[:, 1]))
+    area = photo_area(image[:bottom], USA, corners)
+    shown = area.mean(axis=1)  # per rectified row
+    assert shown[: len(shown) // 2].min() == 1.0  # the top half whole
+    assert shown[-len(shown) // 5:].max() == 0.0  # the bottom fifth outside

@@ -101,7 +101,7 @@ def read_board(
     share = veil_map(rectified, config.rectify_scale)
     veil = _at_spaces(share, at)
     spot = burnt.any() or veiled_share(veil, config) > config.broad_veil_from
-    if glared_share(veil, config) > config.glare_photo_share or spot:
+    if glared(veil, config) or spot:
         config = as_they_are
     if not (config.broad_veil and spot):
         lab, station_lab, light = _normalised_lab(unveil(rectified, share), board, config,
@@ -552,9 +552,15 @@ def clear_of_glare(
     (below ``config.glare_doubt_veil``) on a photo otherwise clear is the photo's own uneven
     light: on the variants without a glare spot, the 233 lanes read empty under one were all
     right (LSO models), 77 of them asked when it counted as glare."""
-    if veil is None or glared_share(veil, config) > config.glare_photo_share:
+    if veil is None or glared(veil, config):
         return np.zeros(lanes, dtype=bool)
     return np.bincount(owner_of, veil >= config.glare_doubt_veil, lanes) == 0
+
+
+def glared(veil: np.ndarray, config: VisionConfig) -> bool:
+    """Whether the photo lies partly under a glare spot: over ``config.glare_photo_share`` of
+    its spaces under a veil (``glared_share``)."""
+    return glared_share(veil, config) > config.glare_photo_share
 
 
 def glared_share(veil: np.ndarray, config: VisionConfig) -> float:

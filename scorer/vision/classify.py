@@ -14,6 +14,7 @@ from scorer.vision.geometry import photo_area, rectify
 from scorer.vision.model import CLASSES, Mlp, load_model
 from scorer.vision.sample import (
     blown_spaces,
+    burnt_by_glare,
     fine_light,
     normalise,
     paper_light,
@@ -89,6 +90,8 @@ def read_board(
     _, spaces, _ = space_table(board)
     burnt = blown_spaces(rectified, board, config.rectify_scale,
                          config.burnt_level) >= config.burnt_share
+    if config.burnt_pale:
+        burnt = burnt_by_glare(burnt, board)
     veil = np.zeros(len(spaces), dtype=np.float32)
     # a glare spot dulls the print's colours as much as the pieces': on a photo that may lie
     # under one (its veil not measured, or found) they are left as they are (print_chroma)
@@ -98,7 +101,7 @@ def read_board(
                                                   inside)
         return BoardReading(lab, veil, burnt, station_lab, light=light)
     at = np.round(spaces[:, :2] * config.rectify_scale).astype(int)
-    share = veil_map(rectified, config.rectify_scale)
+    share = veil_map(rectified, config.rectify_scale, paper=config.veil_paper)
     veil = _at_spaces(share, at)
     spot = burnt.any() or veiled_share(veil, config) > config.broad_veil_from
     if glared(veil, config) or spot:
@@ -107,7 +110,7 @@ def read_board(
         lab, station_lab, light = _normalised_lab(unveil(rectified, share), board, config,
                                                   stations, inside)
         return BoardReading(lab, veil, burnt, station_lab, light=light)
-    broad = veil_map(rectified, config.rectify_scale, broad=True)
+    broad = veil_map(rectified, config.rectify_scale, broad=True, paper=config.veil_paper)
     lab, _, light = _normalised_lab(unveil(rectified, broad), board, config, inside=inside)
     station_lab = (_squares_lab(unveil(rectified, share), board, config, inside) if stations
                    else lab)
@@ -156,7 +159,8 @@ def _toned(lab: np.ndarray, board: Board, config: VisionConfig,
     beyond its edges ``rectify`` draws the edge pixels out)."""
     if config.tone_deadband < 1.0:
         lab = print_tone(lab, board, config.rectify_scale, config.tone_print_light,
-                         config.tone_deadband, config.tone_lowest, inside)
+                         config.tone_deadband, config.tone_lowest, inside,
+                         config.tone_chroma)
     if not colours:
         return lab
     return print_chroma(lab, board, config.rectify_scale,

@@ -81,6 +81,10 @@ class VisionConfig:
     # 0.83-1.00 sure
     burnt_level: int = 248
     burnt_share: float = 0.5
+    # ... unless only white routes' print burnt (sample.burnt_by_glare): a photo exposed
+    # brighter clips it, not a glare spot. The real photos brightened x1.35 (LSO models):
+    # lanes asked 17.9 -> 8.6 %; with veil_paper, 4.5 %
+    burnt_pale: bool = True
     # ... and a lane with a space this near a burnt one (art px, ~1.4 spaces) is asked, its
     # reading kept: there the veil is too strong to take off, and pieces read empty 0.99 sure
     # (on the 12 variants under a burnt-out reflection, wrong and not asked 10 -> 6 with 90 px,
@@ -118,6 +122,12 @@ class VisionConfig:
     # glare worse (97.3 against 98.0 % of lanes)
     broad_veil: bool = True
     broad_veil_from: float = 0.2
+    # the veil is measured as if the photo's paper (the median of its squares' light, 90th
+    # percentile) lay no lighter than this (sample.veil_map's ``paper``): a brighter exposure
+    # lifts the print's dark level as much as it lifts the paper, which read as a veil (the
+    # real photos' paper at 195-200; brightened x1.35 they put 0-47 % of their spaces under a
+    # veil of 0.08, 0-11 % with burnt_pale; with both, 0-8 %: none glared)
+    veil_paper: float = 200.0
     # a photo whose print between the routes reads darker than the real photos' (a steeper tone
     # curve, an HDR look) has its mid-tones lifted back (sample.print_tone): the print's lower
     # quartile of lightness brought to tone_print_light of the paper's, by a power not below
@@ -127,6 +137,7 @@ class VisionConfig:
     tone_print_light: float = 0.83
     tone_deadband: float = 0.15
     tone_lowest: float = 0.6
+    tone_chroma: float = 0.0
     # ... and the colours of a photo that dulls them stretched back (sample.print_chroma): the
     # print's colours spread (upper quartile of their distance from its median colour) this far
     # on each board's real photos (USA 2.63-2.82, Europe 9.30-10.61); a photo spreading them

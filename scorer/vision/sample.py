@@ -99,7 +99,7 @@ cv2.cvtColor(np.zeros((1, 1, 3), np.uint8), cv2.COLOR_BGR2Lab)
 def veil_map(
     bgr: np.ndarray, scale: float = 1.0, cell: float = 140.0, dark_share: float = 0.02,
     light_share: float = 0.9, deadband: float = 10.0, white: float = 250.0, most: float = 0.8,
-    broad: bool = False,
+    broad: bool = False, paper: float = 0.0,
 ) -> np.ndarray:
     """How much of a glare's white veil lies over each pixel of a rectified board, (H, W) in
     0..``most``: a glare spot mixes a share ``s`` of white into the photo, ``(1 - s) * colour +
@@ -116,6 +116,10 @@ def veil_map(
     photos under spots of 0.3-0.75, 0.11 too weak on average instead of 0.21), but a plain
     photo's squares without dark print read as a veil of up to 0.15 in small patches: only for
     a photo where the first measure found a spot (``classify.read_board``).
+
+    A photo exposed brighter lifts every square's dark level with its light, and that lift
+    is measured as a veil: with ``paper`` (0: off) the photo is measured as if its squares'
+    median light were no more than ``paper``.
     """
     h, w = bgr.shape[:2]
     step = 4  # a low percentile needs no more than every 4th pixel
@@ -129,6 +133,9 @@ def veil_map(
     k, top = int(dark_share * n), int(light_share * n)
     part = np.partition(blocks, (k, top), axis=-1)
     dark, light = part[..., k], part[..., top]
+    if paper > 0:
+        gain = max(float(np.median(light)) / paper, 1.0)
+        dark, light = dark / gain, light / gain
     # light falls unevenly too (a lamp to one side), which scales dark and light alike: a veil
     # is what lifts the dark above the photo's own ratio of dark to light
     ratio = float(np.percentile(dark / np.maximum(light, 1.0), 5))
@@ -158,6 +165,18 @@ def blown_spaces(
     y0, y1 = np.clip(y - r, 0, h), np.clip(y + r + 1, 0, h)
     inside = total[y1, x1] - total[y0, x1] - total[y1, x0] + total[y0, x0]
     return inside / np.maximum((x1 - x0) * (y1 - y0), 1)
+
+
+def burnt_by_glare(burnt: np.ndarray, board: Board) -> np.ndarray:
+    """``burnt`` (per space in ``space_table`` order, burnt out to white: ``blown_spaces``)
+    kept where a glare spot may have burnt it: a photo exposed brighter than its paper can
+    take clips the print of the white routes, never a piece nor coloured print (the real
+    photos brightened x1.35 burn 2-7 spaces, all of white routes; a glare spot burnt coloured
+    print on each of the 12 variants under one, 10-37 spaces): spaces burnt on white print
+    alone are read as they are."""
+    routes, _, owner_of = space_table(board)
+    pale = np.array([routes[i].color == "white" for i in owner_of])
+    return burnt if (burnt & ~pale).any() else np.zeros_like(burnt)
 
 
 def unveil(bgr: np.ndarray, share: np.ndarray, white: float = 250.0) -> np.ndarray:
@@ -308,7 +327,7 @@ def normalise(lab: np.ndarray, paper: np.ndarray) -> np.ndarray:
 
 
 def print_tone(lab: np.ndarray, board: Board, scale: float, light: float, deadband: float,
-               lowest: float, inside: np.ndarray | None = None) -> np.ndarray:
+               lowest: float, inside: np.ndarray | None = None, chroma: float = 0.0) -> np.ndarray:
     """The normalised board (``normalise``) with the mid-tones of a photo that presses them
     down lifted back: a phone's tone curve (a steeper gamma, an HDR look) makes grey print
     read as black pieces and dark green as black. The print between the routes and cities
@@ -326,6 +345,10 @@ def print_tone(lab: np.ndarray, board: Board, scale: float, light: float, deadba
         return lab
     out = lab.copy()
     out[..., 0] = PAPER_LAB[0] * np.power(np.maximum(lab[..., 0], 0.0) / PAPER_LAB[0], gamma)
+    if chroma > 0:
+        lift = np.power(out[..., 0] / np.maximum(lab[..., 0], 1.0), chroma)
+        lift = np.clip(lift, 1.0, 2.0)[..., None]
+        out[..., 1:] = PAPER_LAB[1:] + (lab[..., 1:] - PAPER_LAB[1:]) * lift
     return out
 
 

@@ -1,6 +1,8 @@
 """A glare spot's white veil taken off the rectified board before colours are read."""
 
 import dataclasses
+import json
+from pathlib import Path
 
 import cv2
 import numpy as np
@@ -10,18 +12,21 @@ from scorer.boards import load_board
 from scorer.vision.classify import (
     LaneResult,
     board_lab,
+    glared,
     lane_results,
     read_board,
     space_probabilities,
 )
 from scorer.vision.config import DEFAULT
+from scorer.vision.decode import decode_scaled
 from scorer.vision.geometry import art_to_photo, project, rectify
 from scorer.vision.pipeline import detect, unseen_lanes_doubtful
-from scorer.vision.sample import space_table, unveil, veil_map
+from scorer.vision.sample import burnt_by_glare, space_table, unveil, veil_map
 from tests.vision.samples import SAMPLES, labelled
 
 USA = load_board("usa")
 WHITE = 250.0
+DEV_PHOTOS = Path(__file__).resolve().parents[3] / "shared" / "dev_photos"
 pytestmark = pytest.mark.skipif(not (SAMPLES / "usa-01.jpg").is_file(),
                                 reason="no sample_photos/")
 
@@ -181,3 +186,36 @@ def test_the_lanes_on_the_rim_of_a_burnt_out_spot_are_asked_with_their_reading_k
     asked, far = unseen_lanes_doubtful(lanes, USA, seen, DEFAULT, reading.rim)
     assert (asked.owner, asked.likely) == ("red", "red")
     assert asked.confidence < DEFAULT.doubt_below and far == lanes[1]
+
+
+@pytest.mark.skipif(not (DEV_PHOTOS / "europe-all-pieces-1.jpg").is_file(),
+                    reason="no dev photos")
+def test_a_brighter_exposure_is_not_taken_for_a_veil():
+    """A phone exposing brighter lifts the print's dark level with its paper and clips the
+    white routes' print: europe-all-pieces-1 x1.35 put 0.53 of its spaces under a veil of
+    glare_photo_veil measured as it is (a glared photo), 0.02 measured at the real photos'
+    paper (``config.veil_paper``); it burnt 3 spaces out, all of white routes."""
+    truth = json.loads((DEV_PHOTOS / "europe-all-pieces-1.json").read_text(encoding="utf-8"))
+    image, scale = decode_scaled((DEV_PHOTOS / "europe-all-pieces-1.jpg").read_bytes(),
+                                 DEFAULT.work_long_side)
+    corners, europe = np.asarray(truth["corners"]) * scale, load_board("europe")
+    photo = np.clip(image * 1.35, 0, 255).astype(np.uint8)
+    as_it_is = dataclasses.replace(DEFAULT, veil_paper=0.0)
+    assert glared(read_board(photo, europe, corners, as_it_is).veil, as_it_is)
+    assert not glared(read_board(image, europe, corners).veil, DEFAULT)
+    reading = read_board(photo, europe, corners)
+    assert not glared(reading.veil, DEFAULT) and not reading.burnt.any()
+    kept = dataclasses.replace(DEFAULT, burnt_pale=False)
+    assert read_board(photo, europe, corners, kept).burnt.any()
+
+
+def test_only_white_print_burnt_out_is_the_exposure_not_a_glare_spot():
+    """A brighter exposure clips the white routes' print (the real photos x1.35: 2-7 spaces,
+    all of white routes); a glare spot burns whatever lies under it."""
+    europe = load_board("europe")
+    routes, _, owner_of = space_table(europe)
+    white = np.array([routes[i].color == "white" for i in owner_of])
+    burnt = white & (np.arange(len(white)) % 5 == 0)
+    assert burnt.any() and not burnt_by_glare(burnt, europe).any()
+    burnt[np.flatnonzero(~white)[0]] = True
+    assert np.array_equal(burnt_by_glare(burnt, europe), burnt)

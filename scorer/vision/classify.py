@@ -159,8 +159,7 @@ def _toned(lab: np.ndarray, board: Board, config: VisionConfig,
     beyond its edges ``rectify`` draws the edge pixels out)."""
     if config.tone_deadband < 1.0:
         lab = print_tone(lab, board, config.rectify_scale, config.tone_print_light,
-                         config.tone_deadband, config.tone_lowest, inside,
-                         config.tone_chroma)
+                         config.tone_deadband, config.tone_lowest, inside)
     if not colours:
         return lab
     return print_chroma(lab, board, config.rectify_scale,

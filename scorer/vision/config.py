@@ -137,7 +137,6 @@ class VisionConfig:
     tone_print_light: float = 0.83
     tone_deadband: float = 0.15
     tone_lowest: float = 0.6
-    tone_chroma: float = 0.0
     # ... and the colours of a photo that dulls them stretched back (sample.print_chroma): the
     # print's colours spread (upper quartile of their distance from its median colour) this far
     # on each board's real photos (USA 2.63-2.82, Europe 9.30-10.61); a photo spreading them

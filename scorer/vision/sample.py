@@ -327,7 +327,7 @@ def normalise(lab: np.ndarray, paper: np.ndarray) -> np.ndarray:
 
 
 def print_tone(lab: np.ndarray, board: Board, scale: float, light: float, deadband: float,
-               lowest: float, inside: np.ndarray | None = None, chroma: float = 0.0) -> np.ndarray:
+               lowest: float, inside: np.ndarray | None = None) -> np.ndarray:
     """The normalised board (``normalise``) with the mid-tones of a photo that presses them
     down lifted back: a phone's tone curve (a steeper gamma, an HDR look) makes grey print
     read as black pieces and dark green as black. The print between the routes and cities
@@ -345,10 +345,6 @@ def print_tone(lab: np.ndarray, board: Board, scale: float, light: float, deadba
         return lab
     out = lab.copy()
     out[..., 0] = PAPER_LAB[0] * np.power(np.maximum(lab[..., 0], 0.0) / PAPER_LAB[0], gamma)
-    if chroma > 0:
-        lift = np.power(out[..., 0] / np.maximum(lab[..., 0], 1.0), chroma)
-        lift = np.clip(lift, 1.0, 2.0)[..., None]
-        out[..., 1:] = PAPER_LAB[1:] + (lab[..., 1:] - PAPER_LAB[1:]) * lift
     return out
 
 

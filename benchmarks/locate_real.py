@@ -7,8 +7,8 @@ says so and exits 0 without it) a fixed, seeded set of variants is made in memor
 90/180/270 degrees and by small angles, seen by a camera 20 and 35 degrees off vertical from
 several sides, the board smaller in the frame on a table (the photo's own table where it
 shows one, a wood-like or a light texture otherwise, never plain black), darker x0.5 and x0.4
-with and without a soft glare spot (and x0.7 and x0.85 under one), under a lamp's reflection
-burnt out to white (two places), warm and cool white
+with and without a soft glare spot (and x0.7 and x0.85 under one; and two fainter spots at
+x0.85), under a lamp's reflection burnt out to white (two places), warm and cool white
 balance, downscaled to 1200 px at JPEG quality 70, a few of these combined, a shadow over
 part of the board (four, sharp to soft, two of them bluer in the shade), light falling off
 to 0.35 across the board, a shaken camera, and other phones' processing of one light
@@ -205,9 +205,10 @@ def place(photo: Photo, h: np.ndarray, size: tuple[int, int], table, rng) -> np.
 
 
 def lit(image: np.ndarray, corners: np.ndarray, exposure: float, glare: bool,
-        rng: np.random.Generator) -> np.ndarray:
+        rng: np.random.Generator, strength: tuple[float, float] = (0.55, 0.75)) -> np.ndarray:
     """A dimmer room (with sensor noise) and, with ``glare``, a lamp's soft bright spot on
-    the board somewhere in its middle part."""
+    the board somewhere in its middle part, mixing in a share of white drawn from
+    ``strength`` at its centre."""
     h, w = image.shape[:2]
     out = image.astype(np.float32) * exposure
     if glare:
@@ -217,8 +218,7 @@ def lit(image: np.ndarray, corners: np.ndarray, exposure: float, glare: bool,
         yy, xx = np.ogrid[0:h, 0:w]
         spot = np.exp(-((xx - spot_at[0]) ** 2 + (yy - spot_at[1]) ** 2)
                       / (2 * sigma ** 2)).astype(np.float32)
-        strength = rng.uniform(0.55, 0.75)
-        spot = (strength * spot)[..., None]
+        spot = (rng.uniform(*strength) * spot)[..., None]
         out = out * (1 - spot) + 250 * spot
     out += rng.normal(0, 2.5, out.shape).astype(np.float32)
     return np.clip(out, 0, 255).astype(np.uint8)
@@ -394,6 +394,11 @@ def variants(photo: Photo, seed: int) -> Iterator[Variant]:
         for k in (1, 2):
             yield Variant(f"x{exposure} + glare spot {k}",
                           jpeg(lit(image, corners, exposure, True, spots)), corners)
+    # a fainter spot: a lamp further away, a board less glossy (their own draws too)
+    faint = np.random.default_rng(5000 + seed)
+    for k in (1, 2):
+        yield Variant(f"faint glare {k}",
+                      jpeg(lit(image, corners, 0.85, True, faint, (0.2, 0.4))), corners)
     # a lamp's reflection burnt out to white (its own draws too)
     burns = np.random.default_rng(2000 + seed)
     for k in (1, 2):

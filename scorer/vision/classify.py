@@ -588,10 +588,12 @@ def empty_knees(
 ) -> list[float | None]:
     """Per lane, the probability of empty from which its empty reading is not asked
     (``_empty_confidence``): ``config.empty_sure_from`` clear of glare (``clear_of_glare``),
-    ``config.glare_empty_sure_from`` under a veil of ``config.glare_veil`` or more on one of
-    its spaces (pieces washed out towards the paper read empty: on the real photos' variants
-    under a glare spot, such readings between 0.75 and 0.95 were wrong 69 times in 247, from
-    0.99 4 in 296; on a glared photo a lane under a faint veil lies at the spot's fringe),
+    ``config.glare_empty_sure_from`` under a veil of ``config.glare_doubt_veil`` or more on
+    one of its spaces (pieces washed out towards the paper read empty: on the real photos'
+    variants under a glare spot, such readings between 0.75 and 0.95 were wrong 69 times in
+    247, from 0.99 4 in 296; under a fainter veil, at the spot's fringe, the probability as
+    it is: there, on the glare variants, those between 0.75 and 0.95 were right 121 times in
+    123),
     ``config.glare_strong_empty_sure_from`` under one of ``config.glare_strong_veil`` or
     more, elsewhere None: the probability as it is. On a glared photo a lane whose paper is
     lit ``config.glare_lit`` times the photo's or more (``light``, ``paper_light``) lies under
@@ -607,7 +609,7 @@ def empty_knees(
         np.maximum.at(lit, owner_of, light)
     return [config.empty_sure_from if c else
             config.glare_strong_empty_sure_from if v >= config.glare_strong_veil else
-            config.glare_empty_sure_from if v >= config.glare_veil or b >= config.glare_lit
+            config.glare_empty_sure_from if v >= config.glare_doubt_veil or b >= config.glare_lit
             else None
             for c, v, b in zip(clear, veiled, lit, strict=True)]
 

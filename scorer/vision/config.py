@@ -223,17 +223,18 @@ class VisionConfig:
     # glared, none of whose lanes counted as clear: 4 of them asked over 10 % for it
     glare_photo_veil: float = 0.08
     glare_photo_share: float = 0.1
-    # over broad_veil_from of the spaces under a veil of this, the veil is measured again; on a
-    # glared photo a lane under this much veil is read as under glare (``empty_knees``: at
-    # glare_doubt_veil, the glare variants left 16 lanes wrong and not asked, up to 6 on a
-    # photo; at this, 13, up to 3, asking 22.1 -> 23.5 % of their lanes)
+    # over broad_veil_from of the spaces under a veil of this, the veil is measured again
     glare_veil: float = 0.05
     # under a veil of this share of white on one of its spaces, a lane read empty is asked below
     # this probability of empty (``classify.empty_knees``): chosen between 0.1 and 0.15 on the
     # real photos' variants under a glare spot (0.15 left 62 lanes wrong and not asked, 0.1 44,
-    # asking 18.9 and 20.2 % of their lanes). Below it, on a photo clear of glare, the lane
-    # counts as clear: on the variants without a glare spot the 233 lanes read empty under a
-    # veil of 0.05-0.1 were all right (77 of them asked when such a veil counted as glare)
+    # asking 18.9 and 20.2 % of their lanes). Under a fainter veil (from glare_veil) on a
+    # glared photo the lane was asked below glare_empty_sure_from too; read as it is, the
+    # variants under a glare spot ask 22.4 -> 20.9 % of their lanes, under a fainter spot
+    # 11.2 -> 9.9 %, a burnt-out one 31.3 -> 28.6 %, none more wrong and not asked. Below
+    # it, on a photo clear of glare, the lane counts as clear: on the variants without a
+    # glare spot the 233 lanes read empty under a veil of 0.05-0.1 were all right (77 of them
+    # asked when such a veil counted as glare)
     glare_doubt_veil: float = 0.1
     glare_empty_sure_from: float = 0.95
     # ... as on a glared photo on paper lit this many times the photo's (classify.empty_knees)

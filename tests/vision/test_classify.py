@@ -460,7 +460,8 @@ def test_a_lane_read_empty_clear_of_glare_is_not_asked_where_its_probability_is_
     """Bare print read 0.6 empty, 0.4 its own colour: without glare such readings of real
     photos were right every time, so the review does not ask, also under a faint veil (the
     photo's own light, also over much of the photo); under a glare veil (0.1 or more on the
-    lane, or 0.08 over much of the photo) it is asked."""
+    lane, or 0.08 over much of the photo) it is asked; at a glare spot's fringe (a fainter
+    veil on the lane) it is asked by its probability as it is."""
     route = "dallas--el-paso"  # printed red, four spaces
     probs = bare_print_probabilities(route, 0.6)
     routes, _, owner_of = space_table(USA)
@@ -476,15 +477,15 @@ def test_a_lane_read_empty_clear_of_glare_is_not_asked_where_its_probability_is_
     lane = lane_of(lane_results(probs, USA, veil=glare_on_lane), route)
     assert lane.owner is None and lane.confidence < DEFAULT.doubt_below
     glare_beside = np.where(on_lane, 0.07, 0.0)  # faint on the lane, a spot over the photo:
-    glare_beside[np.arange(len(owner_of)) % 4 == 0] = 0.09  # the lane lies at its fringe
-    lane = lane_of(lane_results(probs, USA, veil=glare_beside), route)
-    assert lane.owner is None and lane.confidence < DEFAULT.doubt_below
-    surer = bare_print_probabilities(route, 0.85)  # asked there too, as under the spot
+    glare_beside[np.arange(len(owner_of)) % 4 == 0] = 0.09  # the lane lies at its fringe,
+    surer = bare_print_probabilities(route, 0.85)  # read by its probability as it is
+    for veil_on_lane in (0.07, 0.0):  # ... as with no veil on the lane itself
+        glare_beside[on_lane] = veil_on_lane
+        lane = lane_of(lane_results(probs, USA, veil=glare_beside), route)
+        assert lane.owner is None and lane.confidence == pytest.approx(0.6)
+        assert lane_of(lane_results(surer, USA, veil=glare_beside), route).confidence >= 0.75
+    glare_beside[on_lane] = 0.1  # under the spot (glare_doubt_veil): asked up to 0.95
     assert lane_of(lane_results(surer, USA, veil=glare_beside), route).confidence < 0.75
-    glare_beside[on_lane] = 0.0  # no veil on the lane itself: its probability as it is
-    lane = lane_of(lane_results(probs, USA, veil=glare_beside), route)
-    assert lane.owner is None and lane.confidence == pytest.approx(0.6)
-    assert lane_of(lane_results(surer, USA, veil=glare_beside), route).confidence >= 0.75
     broad_glare = np.where(np.arange(len(owner_of)) % 4 == 0, 0.09, 0.0)  # a quarter of spaces
     broad_glare[on_lane] = 0.0
     assert lane_of(lane_results(probs, USA, veil=broad_glare), route).confidence < 0.75

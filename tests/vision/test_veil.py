@@ -87,7 +87,7 @@ def test_a_broad_spot_is_measured_nearer_its_strength_when_measured_as_broad(rec
 
 def test_a_broad_spot_s_top_is_measured_nearly_whole(rectified):
     """The spot as one bump under the squares' lifts (``_spot_fit``): a spot of 0.6 measured
-    0.65 at its centre (0.35 by the opening alone, 0.2 by the least), one of 0.4 0.45 (0.2,
+    0.63 at its centre (0.35 by the opening alone, 0.2 by the least), one of 0.4 0.45 (0.2,
     0.08), each within 0.06 on average over the spaces under it (0.085 by the opening)."""
     for strength, sigma in ((0.6, 260), (0.4, 200)):
         truth = spot(rectified.shape[:2], (700, 500), sigma, strength)

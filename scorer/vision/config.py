@@ -260,8 +260,12 @@ class VisionConfig:
     # bare print, read empty and not asked: on the real photos' variants without glare 116
     # such reads were bare print and 1 pieces (and 6 of 6 on the real photos; below 0.75: 178
     # and 2), all of them asked before. Under glare they are not: pieces washed out look like
-    # print (24 of 60 such reads below 0.75 were pieces)
-    bare_print_below: float = 0.7
+    # print (24 of 60 such reads below 0.75 were pieces). Other phones and shadows read own-
+    # colour pieces weaker: between 0.6 and 0.7 there 53 reads were bare print and 13 pieces
+    # (the variants without glare: 120 and 0): from 0.6 they are asked (LSO models: phones'
+    # variants wrong and not asked 41 -> 31, shadows 18 -> 15; asked 7.1 -> 7.6 % and 8.3 ->
+    # 8.7 %, the plain variants 5.2 -> 5.7 %, the real photos 4.8 -> 5.1 %)
+    bare_print_below: float = 0.6
     # the box holds this many pieces of each colour (45 to play with and 3 spares): reads that
     # add up to more spaces of one colour than this cannot all be right
     pieces_per_colour: int = 48

@@ -534,12 +534,14 @@ def test_a_surely_empty_lane_stays_sure_and_a_weak_one_stays_asked():
 
 
 @pytest.mark.parametrize(("own", "veiled", "asked"), [
-    (0.55, False, False), (0.65, False, False), (0.55, True, True), (0.75, False, True)])
+    (0.55, False, False), (0.45, False, False), (0.65, False, True), (0.55, True, True),
+    (0.75, False, True)])
 def test_a_weak_read_of_the_route_s_own_colour_clear_of_glare_is_bare_print(own, veiled, asked):
-    """Clear of glare, a read of the route's own printed colour weaker than 0.7 is bare print:
+    """Clear of glare, a read of the route's own printed colour weaker than 0.6 is bare print:
     empty, not asked (on the real photos' variants without glare 116 such reads were bare
-    print, 1 pieces). Under a glare veil, pieces washed out look like print: asked. From 0.7
-    (to 0.8) it stays asked."""
+    print, 1 pieces). Under a glare veil, pieces washed out look like print: asked. From 0.6
+    (to 0.8) it stays asked: other phones and shadows read own-colour pieces 0.6-0.7 (13 of
+    66 such reads were pieces)."""
     route = "dallas--el-paso"  # printed red
     routes, _, owner_of = space_table(USA)
     on_lane = owner_of == next(k for k, r in enumerate(routes) if r.id == route)

@@ -20,11 +20,12 @@ from scorer.vision.sample import (
     paper_light,
     paper_map,
     print_chroma,
-    print_tone,
     shifted_features,
     space_axes,
     space_table,
     to_lab,
+    tone_curve,
+    tone_power,
     unveil,
     veil_map,
     white_balance,
@@ -112,8 +113,7 @@ def read_board(
         return BoardReading(lab, veil, burnt, station_lab, light=light)
     broad = veil_map(rectified, config.rectify_scale, broad=True, paper=config.veil_paper)
     lab, _, light = _normalised_lab(unveil(rectified, broad), board, config, inside=inside)
-    station_lab = (_squares_lab(unveil(rectified, share), board, config, inside) if stations
-                   else lab)
+    station_lab = _squares_lab(unveil(rectified, share), board, config) if stations else lab
     rim = None
     if burnt.any():
         gap = np.linalg.norm(spaces[:, None, :2] - spaces[None, burnt, :2], axis=2).min(axis=1)
@@ -130,45 +130,56 @@ def _normalised_lab(rectified: np.ndarray, board: Board, config: VisionConfig,
     which the finer paper measured them without (with it the variants' stations read 352 ->
     346 of 360 right), and with their colours as they are (``print_chroma``: station pixels
     are matched within fixed distances, which stretched colours outgrow: the stress renders'
-    stations 96 -> 85 of 109 right); without ``stations`` the first again. Then the light on
-    each space (``paper_light``). ``inside``: the part the photo shows (``_toned``)."""
-    lab, paper = _lab_and_paper(rectified, board, config)
-    squares = (_toned(normalise(lab, paper), board, config, inside, colours=False) if stations
-               else None)
+    stations 96 -> 85 of 109 right), and so without a tone curve undone (``_lab_and_paper``:
+    on the channels it moves the cities' orange dots towards the yellow pieces, a shadowed
+    photo whose print read dark had 5 stations invented); without ``stations`` the first
+    again. Then the light on each space (``paper_light``). ``inside``: the part the photo
+    shows (``_coloured``)."""
+    (lab, paper), as_measured = _lab_and_paper(rectified, board, config, inside)
+    squares = normalise(*as_measured) if stations else None
     if config.paper_fine > 0:
         paper[..., 0] *= fine_light(lab[..., 0], board, config.rectify_scale,
                                     config.paper_cell, config.paper_fine)
-    out = _toned(normalise(lab, paper), board, config, inside)
+    out = _coloured(normalise(lab, paper), board, config, inside)
     return out, squares if stations else out, paper_light(paper[..., 0], board,
                                                           config.rectify_scale)
 
 
-def _squares_lab(rectified: np.ndarray, board: Board, config: VisionConfig,
-                 inside: np.ndarray | None = None) -> np.ndarray:
+def _squares_lab(rectified: np.ndarray, board: Board, config: VisionConfig) -> np.ndarray:
     """The board in Lab normalised by the squares' paper alone (``paper_map``), for its
-    stations (colours as they are, ``_normalised_lab``)."""
-    return _toned(normalise(*_lab_and_paper(rectified, board, config)), board, config, inside,
-                  colours=False)
+    stations (colours and tone as they are, ``_normalised_lab``)."""
+    return normalise(*_measured(rectified, board, config))
 
 
-def _toned(lab: np.ndarray, board: Board, config: VisionConfig,
-           inside: np.ndarray | None = None, colours: bool = True) -> np.ndarray:
-    """``print_tone`` and, with ``colours``, ``print_chroma`` with the config's settings
-    (``config.tone_deadband`` 1: no tone; no ``config.print_spread`` for the board: no
-    chroma), the print measured where the photo shows it (``inside``, ``geometry.photo_area``:
+def _coloured(lab: np.ndarray, board: Board, config: VisionConfig,
+              inside: np.ndarray | None = None) -> np.ndarray:
+    """``print_chroma`` with the config's settings (no ``config.print_spread`` for the board:
+    none), the print measured where the photo shows it (``inside``, ``geometry.photo_area``:
     beyond its edges ``rectify`` draws the edge pixels out)."""
-    if config.tone_deadband < 1.0:
-        lab = print_tone(lab, board, config.rectify_scale, config.tone_print_light,
-                         config.tone_deadband, config.tone_lowest, inside)
-    if not colours:
-        return lab
     return print_chroma(lab, board, config.rectify_scale,
                         dict(config.print_spread).get(board.name), config.chroma_deadband,
                         config.chroma_most, inside)
 
 
-def _lab_and_paper(rectified: np.ndarray, board: Board,
-                   config: VisionConfig) -> tuple[np.ndarray, np.ndarray]:
+def _lab_and_paper(rectified: np.ndarray, board: Board, config: VisionConfig,
+                   inside: np.ndarray | None = None) -> tuple[tuple[np.ndarray, np.ndarray],
+                                                              tuple[np.ndarray, np.ndarray]]:
+    """The board's Lab and its paper's (``paper_map``), white-balanced (``config``), a phone's
+    tone curve undone (``tone_power``, ``tone_curve``; ``config.tone_deadband`` 1: never),
+    its print measured where the photo shows it (``inside``); and as measured, without the
+    tone undone (the same when there is none to undo)."""
+    measured = _measured(rectified, board, config)
+    if config.tone_deadband < 1.0:
+        power = tone_power(normalise(*measured), board, config.rectify_scale,
+                           config.tone_print_light, config.tone_deadband, config.tone_lowest,
+                           inside)
+        if power < 1.0:
+            return _measured(tone_curve(rectified, power), board, config), measured
+    return measured, measured
+
+
+def _measured(rectified: np.ndarray, board: Board,
+              config: VisionConfig) -> tuple[np.ndarray, np.ndarray]:
     if config.white_balance:
         rectified = white_balance(rectified, board, config.rectify_scale)
     lab = to_lab(rectified)

@@ -129,11 +129,12 @@ class VisionConfig:
     # veil of 0.08, 0-11 % with burnt_pale; with both, 0-8 %: none glared)
     veil_paper: float = 200.0
     # a photo whose print between the routes reads darker than the real photos' (a steeper tone
-    # curve, an HDR look) has its mid-tones lifted back (sample.print_tone): the print's lower
-    # quartile of lightness brought to tone_print_light of the paper's, by a power not below
-    # tone_lowest, none within tone_deadband of 1 (1: off). Variants of the real photos under
-    # other phones' processing (LSO models, not retrained): gamma 1.6 90.2 -> 93.0 %, HDR
-    # 90.9 -> 97.2 %; lightening ones too (up to 1.6) lost glare variants 22.6 -> 26.0 % asked
+    # curve, an HDR look) has its mid-tones lifted back (sample.tone_power, tone_curve): the
+    # print's lower quartile of lightness brought to tone_print_light of the paper's, by a
+    # power not below tone_lowest on every channel, none within tone_deadband of 1 (1: off).
+    # Variants of the real photos under other phones' processing (LSO models, not retrained):
+    # gamma 1.6 90.2 -> 93.0 % on the lightness, 98.3 % on the channels, HDR 90.9 -> 97.2 %;
+    # lightening ones too (up to 1.6) lost glare variants 22.6 -> 26.0 % asked
     tone_print_light: float = 0.83
     tone_deadband: float = 0.15
     tone_lowest: float = 0.6

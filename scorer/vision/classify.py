@@ -170,9 +170,9 @@ def _lab_and_paper(rectified: np.ndarray, board: Board, config: VisionConfig,
     tone undone (the same when there is none to undo)."""
     measured = _measured(rectified, board, config)
     if config.tone_deadband < 1.0:
-        power = tone_power(normalise(*measured), board, config.rectify_scale,
-                           config.tone_print_light, config.tone_deadband, config.tone_lowest,
-                           inside)
+        lab, paper = measured
+        power = tone_power(lab, board, config.rectify_scale, config.tone_print_light,
+                           config.tone_deadband, config.tone_lowest, inside, paper)
         if power < 1.0:
             return _measured(tone_curve(rectified, power), board, config), measured
     return measured, measured

@@ -365,7 +365,8 @@ def normalise(lab: np.ndarray, paper: np.ndarray) -> np.ndarray:
 
 
 def tone_power(lab: np.ndarray, board: Board, scale: float, light: float, deadband: float,
-               lowest: float, inside: np.ndarray | None = None) -> float:
+               lowest: float, inside: np.ndarray | None = None,
+               paper: np.ndarray | None = None) -> float:
     """The power that lifts back the mid-tones of a photo that presses them down (1: none),
     from its normalised board (``normalise``): a phone's tone curve (a steeper gamma, an HDR
     look) makes grey print read as black pieces and dark green as black. The print between
@@ -373,11 +374,16 @@ def tone_power(lab: np.ndarray, board: Board, scale: float, light: float, deadba
     quartile of lightness lies at ``light`` of the paper's on the real photos (0.81-0.85 of
     it, USA and Europe). Lower, the power brings it back there, not below ``lowest``; within
     ``deadband`` of 1, none. ``inside``: the pixels the photo shows (``geometry.photo_area``;
-    None: all), the print measured there only."""
+    None: all), the print measured there only. ``paper``: the board's paper (``paper_map``)
+    when ``lab`` is not normalised yet: its lightness is normalised at the print alone, as
+    ``normalise`` would, not over the whole board (~70 ms a photo)."""
     at = _print_points(board, lab.shape[:2], scale, inside)
     if len(at) < _ENOUGH_PRINT:
         return 1.0
-    seen = float(np.percentile(lab[..., 0].ravel()[at], 25)) / PAPER_LAB[0]
+    lightness = lab[..., 0].ravel()[at]
+    if paper is not None:
+        lightness *= PAPER_LAB[0] / np.maximum(paper[..., 0].ravel()[at], 1.0)
+    seen = float(np.percentile(lightness, 25)) / PAPER_LAB[0]
     power = max(float(np.log(light) / np.log(np.clip(seen, 0.3, 0.98))), lowest)
     return 1.0 if power > 1.0 - deadband else power
 

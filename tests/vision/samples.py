@@ -10,12 +10,15 @@ import numpy as np
 from scorer.vision.decode import decode_scaled
 
 SAMPLES = Path(__file__).resolve().parents[2] / "sample_photos"
+# the real dev photos beside the repository (never committed: tests using them skip without)
+DEV_PHOTOS = SAMPLES.parents[1] / "shared" / "dev_photos"
 
 
-def labelled(name: str) -> tuple[dict, np.ndarray, np.ndarray]:
-    """A sample's labels, its photo (decoded as the detector does) and its board corners."""
-    truth = json.loads((SAMPLES / f"{name}.json").read_text(encoding="utf-8"))
-    image, scale = decode_scaled((SAMPLES / f"{name}.jpg").read_bytes(), 2000)
+def labelled(name: str, folder: Path = SAMPLES) -> tuple[dict, np.ndarray, np.ndarray]:
+    """A sample's (or a photo of ``folder``'s) labels, its photo (decoded as the detector
+    does) and its board corners."""
+    truth = json.loads((folder / f"{name}.json").read_text(encoding="utf-8"))
+    image, scale = decode_scaled((folder / f"{name}.jpg").read_bytes(), 2000)
     return truth, image, np.asarray(truth["corners"]) * scale
 
 

@@ -21,6 +21,7 @@ from scorer.vision.config import DEFAULT, VisionConfig
 from scorer.vision.decode import decode_scaled
 from scorer.vision.model import CLASSES, load_model
 from scorer.vision.sample import space_features, space_table
+from tests.vision.samples import DEV_PHOTOS
 
 USA = load_board("usa")
 
@@ -162,7 +163,6 @@ def test_the_two_lanes_of_a_double_lie_on_opposite_sides_of_each_other():
 
 ROOT = Path(__file__).resolve().parents[2]
 SAMPLES = ROOT / "sample_photos"
-DEV_PHOTOS = ROOT.parent / "shared" / "dev_photos"
 
 
 def read_lanes(photo: Path, config: VisionConfig = DEFAULT):

@@ -13,10 +13,10 @@ from scorer.vision.decode import decode_scaled
 from scorer.vision.geometry import corner_error
 from scorer.vision.model import CLASSES
 from scorer.vision.sample import space_table
+from tests.vision.samples import DEV_PHOTOS
 
 ROOT = Path(__file__).resolve().parents[2]
 SAMPLES = ROOT / "sample_photos"
-DEV = ROOT.parent / "shared" / "dev_photos"
 
 
 def labelled(folder: Path) -> list[Path]:
@@ -38,7 +38,7 @@ def lanes_right(detection, truth) -> float:
 PIPELINE_SET = ("usa-01", "usa-03", "europe-01", "europe-02")
 SAMPLE_LABELS = [p for p in (labelled(SAMPLES) if SAMPLES.is_dir() else [])
                  if p.stem in PIPELINE_SET]
-DEV_LABELS = labelled(DEV) if DEV.is_dir() else []
+DEV_LABELS = labelled(DEV_PHOTOS) if DEV_PHOTOS.is_dir() else []
 
 
 @pytest.fixture(scope="module")

@@ -28,10 +28,10 @@ from scorer.vision.sample import (
     space_features,
     space_table,
 )
+from tests.vision.samples import DEV_PHOTOS
 
 ROOT = Path(__file__).resolve().parents[2]
-LABELS = sorted((ROOT / "sample_photos").glob("*.json")) + sorted(
-    (ROOT.parent / "shared" / "dev_photos").glob("*.json"))
+LABELS = sorted((ROOT / "sample_photos").glob("*.json")) + sorted(DEV_PHOTOS.glob("*.json"))
 # cv2.magnitude rounds the last bit differently from call to call (the same code gives two
 # results), so the gradient columns never repeat exactly; all others come out bit for bit
 ATOL = 1e-4

@@ -1,8 +1,6 @@
 """A glare spot's white veil taken off the rectified board before colours are read."""
 
 import dataclasses
-import json
-from pathlib import Path
 
 import cv2
 import numpy as np
@@ -18,15 +16,13 @@ from scorer.vision.classify import (
     space_probabilities,
 )
 from scorer.vision.config import DEFAULT
-from scorer.vision.decode import decode_scaled
 from scorer.vision.geometry import art_to_photo, project, rectify
 from scorer.vision.pipeline import detect, unseen_lanes_doubtful
 from scorer.vision.sample import burnt_by_glare, space_table, unveil, veil_map
-from tests.vision.samples import SAMPLES, labelled
+from tests.vision.samples import DEV_PHOTOS, SAMPLES, labelled
 
 USA = load_board("usa")
 WHITE = 250.0
-DEV_PHOTOS = Path(__file__).resolve().parents[3] / "shared" / "dev_photos"
 pytestmark = pytest.mark.skipif(not (SAMPLES / "usa-01.jpg").is_file(),
                                 reason="no sample_photos/")
 
@@ -208,10 +204,8 @@ def test_a_brighter_exposure_is_not_taken_for_a_veil():
     white routes' print: europe-all-pieces-1 x1.35 put 0.53 of its spaces under a veil of
     glare_photo_veil measured as it is (a glared photo), 0.02 measured at the real photos'
     paper (``config.veil_paper``); it burnt 3 spaces out, all of white routes."""
-    truth = json.loads((DEV_PHOTOS / "europe-all-pieces-1.json").read_text(encoding="utf-8"))
-    image, scale = decode_scaled((DEV_PHOTOS / "europe-all-pieces-1.jpg").read_bytes(),
-                                 DEFAULT.work_long_side)
-    corners, europe = np.asarray(truth["corners"]) * scale, load_board("europe")
+    _, image, corners = labelled("europe-all-pieces-1", DEV_PHOTOS)
+    europe = load_board("europe")
     photo = np.clip(image * 1.35, 0, 255).astype(np.uint8)
     as_it_is = dataclasses.replace(DEFAULT, veil_paper=0.0)
     assert glared(read_board(photo, europe, corners, as_it_is).veil, as_it_is)

@@ -272,6 +272,12 @@ class VisionConfig:
     pieces_per_colour: int = 48
     # ... and a lane dropped for that is reported empty with this (doubtful) confidence
     over_the_box_confidence: float = 0.3
+    # a lane read empty while one piece colour covers this share of it at an offset it may be
+    # read at is asked below empty_beside_sure (classify._pieces_beside): its pieces may lie
+    # further off its print than lane_offsets reach (real photos' variants without glare, LSO
+    # models: 14 of 111 such empties 0.75-0.85 sure were pieces, none of 636 from 0.85)
+    empty_beside: float = 0.5
+    empty_beside_sure: float = 0.85
     # the review lists first, to check, every lane read less surely than this (the web's scan
     # review and benchmarks/detect.py's "to check" both use it)
     doubt_below: float = 0.75

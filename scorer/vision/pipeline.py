@@ -20,7 +20,7 @@ from scorer.vision.classify import (
     glared_share,
     lane_results,
     read_board,
-    space_probabilities,
+    read_spaces,
 )
 from scorer.vision.config import DEFAULT, VisionConfig
 from scorer.vision.decode import decode_scaled
@@ -204,11 +204,13 @@ def detect(
     reading = read_board(image, board, art_corners, config, stations=with_stations)
     lab, veil, burnt, light = reading.lab, reading.veil, reading.burnt, reading.light
     check_sharpness(lab, config)
-    probs = space_probabilities(lab, board, wanted, config, model)
+    spaces = read_spaces(lab, board, wanted, config, model)
+    probs = spaces.probs
     seen = seen_spaces(board, art_corners, width, height)
     # a space a glare spot burnt out to white is as unseen as one outside the photo
-    routes = unseen_lanes_doubtful(lane_results(probs, board, config, veil, light), board,
-                                   seen & ~burnt, config, reading.rim)
+    routes = unseen_lanes_doubtful(lane_results(probs, board, config, veil, light,
+                                                spaces.beside),
+                                   board, seen & ~burnt, config, reading.rim)
     lanes, _, owner_of = space_table(board)
     unseen = tuple(sorted({lanes[i].id for i in owner_of[~seen]}))
     shown = cities_in_photo(board, art_corners, width, height)

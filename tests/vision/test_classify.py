@@ -14,6 +14,7 @@ from scorer.vision.classify import (
     lane_results,
     photo_look,
     photo_priors,
+    read_spaces,
     sibling_side,
     space_probabilities,
 )
@@ -684,3 +685,34 @@ def test_on_a_glared_photo_a_lane_on_brightly_lit_paper_is_under_the_glare():
     lane = lane_of(lane_results(surer, USA, veil=np.zeros(len(owner_of)),
                                 light=np.where(on_lane, 1.3, 1.0)), route)
     assert lane.confidence >= DEFAULT.doubt_below
+
+
+@pytest.mark.parametrize(("beside", "empty", "asked"), [
+    (0.3, 0.6, False), (0.6, 0.6, True), (0.6, 0.8, False), (None, 0.6, False)])
+def test_an_empty_reading_with_a_colour_beside_the_lane_is_asked_unless_very_sure(
+        beside, empty, asked):
+    """Read empty clear of glare (0.6: 0.8 sure, 0.8: 0.9 sure) while one piece colour covers
+    0.6 of the lane at an offset beside its print: the lane's pieces may lie further off it
+    than the offsets reach, so the review asks below 0.85; with 0.3 beside, or beside not
+    measured, it does not."""
+    route = "dallas--el-paso"
+    routes, _, owner_of = space_table(USA)
+    near = None if beside is None else np.where(
+        np.array([r.id for r in routes]) == route, beside, 0.0)
+    lane = lane_of(lane_results(bare_print_probabilities(route, empty), USA,
+                                veil=np.zeros(len(owner_of)), beside=near), route)
+    assert lane.owner is None and lane.likely == "empty"
+    assert (lane.confidence < DEFAULT.doubt_below) == asked, lane.confidence
+
+
+def test_a_colour_beside_a_lane_is_measured_on_a_real_photo():
+    """``read_spaces`` on a crowded real photo: nearly every claimed lane shows its colour at
+    some offset (its pieces), while on the empty board of the same table nearly none does:
+    bare print reads its colour only in part (1 lane of 101 there)."""
+    truth, board, lab = read_lanes(DEV_PHOTOS / "europe-all-pieces-1.jpg")
+    routes, _, _ = space_table(board)
+    claimed = np.array([truth["routes"].get(r.id) is not None for r in routes])
+    beside = read_spaces(lab, board).beside
+    assert np.mean(beside[claimed] >= DEFAULT.empty_beside) > 0.95
+    _, _, lab = read_lanes(DEV_PHOTOS / "europe-empty.jpg")
+    assert np.mean(read_spaces(lab, board).beside >= DEFAULT.empty_beside) < 0.1

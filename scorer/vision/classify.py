@@ -420,7 +420,7 @@ def lane_results(
     """
     routes, _, owner_of = space_table(board)
     lanes = [probs[owner_of == i] for i in range(len(routes))]
-    knees = empty_knees(veil, owner_of, len(routes), config, light)
+    knees = empty_knees(veil, owner_of, len(routes), config, light, beside)
     results = [_decide(route.id, p, config, knee)
                for route, p, knee in zip(routes, lanes, knees, strict=True)]
     index = {route.id: i for i, route in enumerate(routes)}
@@ -638,7 +638,7 @@ def veiled_share(veil: np.ndarray, config: VisionConfig) -> float:
 
 def empty_knees(
     veil: np.ndarray | None, owner_of: np.ndarray, lanes: int, config: VisionConfig,
-    light: np.ndarray | None = None,
+    light: np.ndarray | None = None, beside: np.ndarray | None = None,
 ) -> list[float | None]:
     """Per lane, the probability of empty from which its empty reading is not asked
     (``_empty_confidence``): ``config.empty_sure_from`` clear of glare (``clear_of_glare``),
@@ -652,7 +652,10 @@ def empty_knees(
     more, elsewhere None: the probability as it is. On a glared photo a lane whose paper is
     lit ``config.glare_lit`` times the photo's or more (``light``, ``paper_light``) lies under
     the glare too, however weakly its veil was measured (a dim photo under a strong spot:
-    empties read there 0.75-0.9 sure were all pieces, 3 of 3)."""
+    empties read there 0.75-0.9 sure were all pieces, 3 of 3). Under a veil below the strong
+    one, on paper lit less, a lane that shows no piece colour at any offset (``beside``,
+    ``read_spaces``: under ``config.glare_bare_beside``) is bare paper from
+    ``config.glare_bare_sure_from``: washed-out pieces still show some colour across it."""
     if veil is None:
         return [None] * lanes
     clear = clear_of_glare(veil, owner_of, lanes, config)
@@ -661,11 +664,13 @@ def empty_knees(
     lit = np.zeros(lanes)
     if light is not None:
         np.maximum.at(lit, owner_of, light)
+    bare = np.zeros(lanes, dtype=bool) if beside is None else beside < config.glare_bare_beside
     return [config.empty_sure_from if c else
             config.glare_strong_empty_sure_from if v >= config.glare_strong_veil else
-            config.glare_empty_sure_from if v >= config.glare_doubt_veil or b >= config.glare_lit
-            else None
-            for c, v, b in zip(clear, veiled, lit, strict=True)]
+            config.glare_empty_sure_from if b >= config.glare_lit else
+            (config.glare_bare_sure_from if paper else config.glare_empty_sure_from)
+            if v >= config.glare_doubt_veil else None
+            for c, v, b, paper in zip(clear, veiled, lit, bare, strict=True)]
 
 
 def _distances(a: np.ndarray, b: np.ndarray) -> np.ndarray:

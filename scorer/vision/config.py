@@ -247,6 +247,14 @@ class VisionConfig:
     # 7.4 -> 8.0 % (from 0.99: variants 14 missed, 22.7 % asked; stress renders 8.5 %)
     glare_strong_veil: float = 0.3
     glare_strong_empty_sure_from: float = 0.985
+    # an empty reading under a veil of glare_doubt_veil to glare_strong_veil (on paper lit
+    # less than glare_lit) is sure from this instead of glare_empty_sure_from where no piece
+    # colour covers glare_bare_beside of the lane at any offset (classify.read_spaces'
+    # beside): washed-out pieces still show some colour across their lane, bare paper none.
+    # Glare variants (LSO models): asked 18.5 -> 16.6 % (the fainter spots 11.1 -> 8.7 %),
+    # wrong and not asked 16 -> 17 (at most 6 a photo, as before)
+    glare_bare_sure_from: float = 0.8
+    glare_bare_beside: float = 0.2
     # ... and none of its spaces may look empty with more than this probability
     space_empty_max: float = 0.9
     # a lane read in its own printed colour (red pieces on a red route, yellow on orange) is

@@ -716,3 +716,23 @@ def test_a_colour_beside_a_lane_is_measured_on_a_real_photo():
     assert np.mean(beside[claimed] >= DEFAULT.empty_beside) > 0.95
     _, _, lab = read_lanes(DEV_PHOTOS / "europe-empty.jpg")
     assert np.mean(read_spaces(lab, board).beside >= DEFAULT.empty_beside) < 0.1
+
+
+@pytest.mark.parametrize(("veiled", "lit", "beside", "asked"), [
+    (0.2, 1.0, 0.1, False), (0.2, 1.0, 0.3, True), (0.2, 1.3, 0.1, True),
+    (0.35, 1.0, 0.1, True), (0.2, 1.0, None, True)])
+def test_under_a_veil_an_empty_lane_showing_no_colour_anywhere_is_bare_paper(
+        veiled, lit, beside, asked):
+    """Read empty 0.9 sure under a glare veil of 0.2: where no piece colour covers 0.2 of the
+    lane at any offset it is bare paper, not asked; with colour beside it (a washed-out
+    piece), on paper lit brighter than the photo's or under a strong veil, asked as before."""
+    route = "dallas--el-paso"
+    routes, _, owner_of = space_table(USA)
+    on_lane = owner_of == next(k for k, r in enumerate(routes) if r.id == route)
+    near = None if beside is None else np.where(
+        np.array([r.id for r in routes]) == route, beside, 0.0)
+    lane = lane_of(lane_results(bare_print_probabilities(route, 0.9), USA,
+                                veil=np.where(on_lane, veiled, 0.0),
+                                light=np.where(on_lane, lit, 1.0), beside=near), route)
+    assert lane.owner is None and lane.likely == "empty"
+    assert (lane.confidence < DEFAULT.doubt_below) == asked, lane.confidence

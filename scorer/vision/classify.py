@@ -12,6 +12,7 @@ from scorer.boards import Board, Route
 from scorer.vision.config import DEFAULT, VisionConfig
 from scorer.vision.geometry import photo_area, rectify
 from scorer.vision.model import CLASSES, Mlp, load_model
+from scorer.vision.register import city_dots, print_offsets
 from scorer.vision.sample import (
     blown_spaces,
     burnt_by_glare,
@@ -222,7 +223,8 @@ def read_spaces(
     and a piece's top moves away from the camera's foot in a tilted photo).
     """
     model = model or load_model()
-    rows = shifted_features(lab, board, config.rectify_scale, config.lane_offsets)
+    rows = shifted_features(lab, board, config.rectify_scale, config.lane_offsets,
+                            _print_registered(lab, board, config))
     per_offset = np.stack([model.probabilities(r) for r in rows])
     if colors:
         allowed = np.array([c == "empty" or c in colors for c in CLASSES])
@@ -274,6 +276,20 @@ def read_spaces(
     if config.photo_prior > 0:
         probs = photo_priors(probs, config.photo_prior, config.photo_prior_floor)
     return SpaceReading(probs, beside)
+
+
+def _print_registered(lab: np.ndarray, board: Board, config: VisionConfig) -> np.ndarray | None:
+    """How far each space's print lies off the board's data (art px, (N, 2)), from the cities'
+    dots (``register.print_offsets``): None when ``config.print_registered`` is off or too
+    few dots show (the data's places as they are)."""
+    if not config.print_registered:
+        return None
+    dots = city_dots(lab, board, config)
+    if dots.fit is None:
+        return None
+    _, spaces, _ = space_table(board)
+    scale = config.rectify_scale
+    return print_offsets(dots, spaces[:, :2] * scale) / scale
 
 
 def photo_priors(probs: np.ndarray, weight: float, floor: float, rounds: int = 30) -> np.ndarray:

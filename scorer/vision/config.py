@@ -157,6 +157,17 @@ class VisionConfig:
     lane_offsets: tuple[float, ...] = tuple(float(o) for o in range(-15, 16, 3))
     # ... each averaged with this many neighbouring offsets on either side
     lane_offset_window: int = 2
+    # ... around where the print lies, not where the board's data put it: the affine offset
+    # the cities' printed dots agree on (register.city_dots; 2-6 px median, up to 13 px on the
+    # real photos, from a board warped or corners a few px off), so that a double's lanes are
+    # told apart where their pieces are. The real photos' variants (LSO models): without
+    # glare (240) lanes right 98.6 -> 99.0 %, asked 6.4 -> 5.6 %, wrong and not asked 40 ->
+    # 22; under glare (59) 96.8 -> 97.2 %, asked 16.5 -> 15.3 %; the real photos 99.3 ->
+    # 99.5 %, asked 5.3 -> 4.6 %. Shipped model: renders 99.1 -> 99.4 % (missed 2 -> 3), stress
+    # renders 97.9 -> 98.3 %, asked 8.5 -> 7.6 % (missed 10 -> 11). The dots measure an offset
+    # shared by the whole print within ~2 px only (register._off_centre): the locator's
+    # alignment places the print that well
+    print_registered: bool = True
     # ... unless at none of them one piece colour covers this share of the lane (it is read at
     # its printed spaces then)
     lane_colour_min: float = 0.4

@@ -5,15 +5,15 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-import cv2
 import numpy as np
 
 from scorer.boards import Board
 from scorer.vision.config import DEFAULT, VisionConfig
 from scorer.vision.model import CLASSES
+from scorer.vision.register import SHADED, city_dots, reference_centres
 from scorer.vision.sample import PAPER_LAB, space_table
 
-_WEIGHT = np.array([0.35, 1.0, 1.0], dtype=np.float32)
+_WEIGHT = SHADED
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,7 +55,7 @@ def find_stations(
     h, w = lab.shape[:2]
     discs = _city_discs(board, config, s)
     dots = city_dots(lab, board, config)
-    shift = np.rint(dots.centres - _reference_centres(board, s)).astype(int)
+    shift = np.rint(dots.centres - reference_centres(board, s)).astype(int)
     ys, xs = discs.ys + shift[:, 1:], discs.xs + shift[:, :1]
     pixels = lab[np.clip(ys, 0, h - 1), np.clip(xs, 0, w - 1)]  # city x pixel x Lab
     # a station is shaded on its sides: compare chroma fully, lightness loosely
@@ -103,106 +103,6 @@ def city_marker(lab: np.ndarray, board: Board, scale: float = 1.0) -> np.ndarray
     xy = np.array([(c.x, c.y) for c in board.cities.values()]) * scale
     xy = xy.astype(int)
     return np.median(lab[xy[:, 1], xy[:, 0]], axis=0)
-
-
-@dataclass(frozen=True)
-class CityDots:
-    """Where each city's printed dot lies in a photo (board order, rectified px) and whether it
-    shows plainly there (a station standing on the city hides it)."""
-
-    centres: np.ndarray  # city x (x, y)
-    match: np.ndarray  # city: the dot's likeness to the photo's own empty dot, -1..1
-    seen: np.ndarray  # city: bool
-    showing: np.ndarray  # city: the share of the dot's core that still looks like the dot
-
-
-def city_dots(lab: np.ndarray, board: Board, config: VisionConfig = DEFAULT) -> CityDots:
-    """Find every city's printed dot near where the board's data put it.
-
-    The print is a few millimetres off the board's data and the rectification (Madrid's dot
-    lies 10 px west of its data, and a train piece beside it then fills the city's disk). The
-    look of an empty dot is learned from this photo (most cities carry no station): the median
-    of the patches round the cities, realigned on where each matches best. Where a city's dot
-    is hidden, its place follows from the others': the print's offset is an affine map.
-    """
-    s = config.rectify_scale
-    r, reach = int(config.station_dot_radius * s), int(config.station_dot_search * s)
-    image = np.ascontiguousarray(lab, dtype=np.float32)
-    ref = _reference_centres(board, s)
-    at = np.rint(ref)
-    windows = [cv2.getRectSubPix(image, (2 * (r + reach) + 1,) * 2, (x, y)) for x, y in at]
-    shift = np.zeros_like(at, dtype=int)
-    match = np.empty(len(at))
-    side = 2 * r + 1
-    for round_ in range(config.station_dot_rounds):
-        template = np.median(np.stack([w[reach + dy:reach + dy + side, reach + dx:reach + dx + side]
-                                       for w, (dx, dy) in zip(windows, shift, strict=True)]),
-                             axis=0)
-        if round_ == 0:
-            # the first round searches all the way, at half the resolution; the others only
-            # round what the round before found
-            half = np.ascontiguousarray(template[::2, ::2])
-            for i, window in enumerate(windows):
-                _, match[i], _, (dx, dy) = cv2.minMaxLoc(_likeness(window[::2, ::2], half))
-                shift[i] = 2 * dx - reach, 2 * dy - reach
-            continue
-        step = min(reach, int(config.station_dot_refine * s))
-        for i, window in enumerate(windows):
-            cx, cy = np.clip(shift[i], step - reach, reach - step)
-            near = window[reach + cy - step:reach + cy + step + side,
-                          reach + cx - step:reach + cx + step + side]
-            _, match[i], _, (dx, dy) = cv2.minMaxLoc(_likeness(near, template))
-            shift[i] = cx + dx - step, cy + dy - step
-    seen = match >= config.station_dot_match
-    # the dot's whole print, ring and paper round it, shows where its centre is
-    whole = np.median(np.stack([cv2.getRectSubPix(image, (4 * r + 1,) * 2, (x, y))
-                                for x, y in at + shift]), axis=0)
-    found = shift + _off_centre(whole, r // 2)
-    centres = ref + _print_offset(ref, found, seen, config.station_dot_residual * s)
-    centres[seen] = ref[seen] + found[seen]
-    # a train lying over a city leaves part of its dot in sight, a station hides all of it
-    core = whole[r:3 * r + 1, r:3 * r + 1]
-    yy, xx = np.mgrid[-r:r + 1, -r:r + 1]
-    inside = np.hypot(xx, yy) <= config.station_dot_core * r
-    patches = np.stack([cv2.getRectSubPix(image, (side,) * 2, (x, y)) for x, y in centres])
-    near = np.linalg.norm((patches - core) * _WEIGHT, axis=3) < config.station_dot_near
-    showing = near[:, inside].mean(axis=1)
-    return CityDots(centres, match, seen, showing)
-
-
-def _likeness(window: np.ndarray, template: np.ndarray) -> np.ndarray:
-    """The template's normalised correlation at each place in the window (0 where flat)."""
-    window = np.ascontiguousarray(window)
-    return np.nan_to_num(cv2.matchTemplate(window, template, cv2.TM_CCOEFF_NORMED))
-
-
-def _off_centre(template: np.ndarray, reach: int) -> np.ndarray:
-    """How far the dot lies off the template's centre (x, y): the template is learned round the
-    board's data, so it carries the photo's median offset; a dot is symmetric about its centre,
-    and the template matches itself turned half a turn where that centre is."""
-    turned = np.ascontiguousarray(template[::-1, ::-1][reach:-reach, reach:-reach])
-    _, _, _, best = cv2.minMaxLoc(_likeness(template, turned))
-    return (np.array(best) - reach) / 2
-
-
-def _print_offset(ref: np.ndarray, shift: np.ndarray, seen: np.ndarray,
-                  residual: float) -> np.ndarray:
-    """The affine offset of the print that the plainly seen dots agree on (none if too few)."""
-    if seen.sum() < 6:
-        return np.zeros_like(ref)
-    points = np.column_stack([ref, np.ones(len(ref))])
-    keep = seen
-    for _ in range(2):
-        fit, *_ = np.linalg.lstsq(points[keep], shift[keep], rcond=None)
-        off = points @ fit
-        keep = seen & (np.linalg.norm(off - shift, axis=1) < residual)
-        if keep.sum() < 6:
-            break
-    return off
-
-
-def _reference_centres(board: Board, scale: float) -> np.ndarray:
-    return np.array([(c.x, c.y) for c in board.cities.values()], dtype=np.float64) * scale
 
 
 @dataclass(frozen=True)

@@ -5,8 +5,9 @@ import numpy as np
 
 from scorer.boards import load_board
 from scorer.vision.model import CLASSES
+from scorer.vision.register import city_dots
 from scorer.vision.sample import PAPER_LAB, space_table
-from scorer.vision.stations import city_dots, find_stations
+from scorer.vision.stations import find_stations
 
 EUROPE = load_board("europe")
 ART_WIDTH, ART_HEIGHT = EUROPE.art_frame["width"], EUROPE.art_frame["height"]

@@ -473,10 +473,10 @@ def _pieces_beside(
     """A lane read empty while one piece colour covers ``config.empty_beside`` of it or more at
     some offset (``beside``, ``read_spaces``) is asked below ``config.empty_beside_sure``: its
     pieces may lie further off its print than the offsets reach, or it is bare beside a
-    neighbour's (or a card lies there). On the real photos' variants without glare (240, LSO
-    models) such empties 0.75-0.85 sure were pieces 14 times in 111, from 0.85 never (636);
-    with less colour beside them, pieces 5 times in 7,455 from 0.75. Asking them: wrong and
-    not asked 54 -> 40 (photos with more than one 9 -> 5), asked 6.0 -> 6.5 %."""
+    neighbour's. On the real photos' variants without glare (240, LSO models) such empties
+    0.75-0.85 sure were pieces 14 times in 111, from 0.85 never (636); with less colour
+    beside them, pieces 5 times in 7,455 from 0.75. Asking them: wrong and not asked 54 -> 40
+    (photos with more than one 9 -> 5), asked 6.0 -> 6.5 % (before ``print_registered``)."""
     if beside is None:
         return results
     doubt, sure = config.doubt_below, config.empty_beside_sure

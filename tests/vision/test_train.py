@@ -149,3 +149,26 @@ def test_a_shadow_darkens_part_of_the_picture_and_leaves_the_rest():
         assert light.max() > 0.97  # some of the picture stays lit
         assert light.min() < 0.87  # and some lies in the shade, 0.4-0.85 of the light
         assert light.min() > 0.35
+
+
+def test_training_reads_a_phone_copys_tone_as_it_is():
+    """A copy through a steep tone curve (gamma 3) is measured for training with its print as
+    dark as the copy has it, where the detector lifts it back: the model learns the tones
+    phones make."""
+    from dataclasses import replace
+
+    from scorer.vision.classify import board_lab
+    from scorer.vision.config import DEFAULT
+    from scorer.vision.decode import decode_scaled
+    from scorer.vision.sample import _print_points
+    from scorer.vision.train import _MEASURED
+
+    label = json.loads((SAMPLES / "usa-01.json").read_text())
+    image, scale = decode_scaled((SAMPLES / "usa-01.jpg").read_bytes(), 2000)
+    steep = np.clip(255 * (image / 255.0) ** 3.0, 0, 255).astype(np.uint8)
+    corners = np.asarray(label["corners"]) * scale
+    trained = board_lab(steep, USA, corners, _MEASURED)[..., 0].ravel()
+    detected = board_lab(steep, USA, corners, replace(_MEASURED, tone_deadband=0.15))
+    at = _print_points(USA, detected.shape[:2], DEFAULT.rectify_scale)
+    # the print's lower quartile of lightness: lifted by the detector, not for training
+    assert np.percentile(trained[at], 25) < np.percentile(detected[..., 0].ravel()[at], 25) - 5

@@ -705,6 +705,7 @@ def test_an_empty_reading_with_a_colour_beside_the_lane_is_asked_unless_very_sur
     assert (lane.confidence < DEFAULT.doubt_below) == asked, lane.confidence
 
 
+@pytest.mark.skipif(not DEV_PHOTOS.is_dir(), reason="no real dev photos on this machine")
 def test_a_colour_beside_a_lane_is_measured_on_a_real_photo():
     """``read_spaces`` on a crowded real photo: nearly every claimed lane shows its colour at
     some offset (its pieces), while on the empty board of the same table nearly none does:

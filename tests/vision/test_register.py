@@ -4,6 +4,7 @@ from them at every space, and the lanes read there."""
 from dataclasses import replace
 
 import numpy as np
+import pytest
 
 from scorer.vision.classify import _print_registered, lane_results, read_spaces
 from scorer.vision.config import DEFAULT
@@ -35,6 +36,7 @@ def test_every_space_s_print_offset_follows_from_the_cities_dots():
     assert _print_registered(lab, EUROPE, replace(DEFAULT, print_registered=False)) is None
 
 
+@pytest.mark.skipif(not DEV_PHOTOS.is_dir(), reason="no real dev photos on this machine")
 def test_a_real_board_s_print_lies_off_its_data_and_its_lanes_are_read_there():
     """On a crowded real photo read at its labelled corners the print lies several px off the
     board's data in places (the seen dots agree with the fit within 4 px), and every lane is

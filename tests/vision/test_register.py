@@ -56,3 +56,25 @@ def test_a_real_board_s_print_lies_off_its_data_and_its_lanes_are_read_there():
         results = lane_results(read_spaces(lab, board, None, config).probs, board, config)
         right.append(sum(r.owner == truth["routes"].get(r.route) for r in results))
     assert right[1] >= right[0]
+
+
+def test_the_offset_every_window_s_dot_shares_is_found():
+    """Windows round 40 cities, each with the paper's grain, a printed line or name crossing
+    it somewhere else, and its dot 6 px right of and 4 px above the centre: the offset where
+    the windows look most alike lies within 4 px of the dots' (``register._shared_shift``,
+    tried where too few dots are seen to fit the print's offset: each window's own search
+    then finds its dot from there), where the board's data put them 7 px off."""
+    import cv2
+
+    from scorer.vision.register import _shared_shift
+
+    rng = np.random.default_rng(3)
+    r, reach = 9, 16
+    size = 2 * (r + reach) + 1
+    windows = rng.normal(200, 4, (40, size, size, 3)).astype(np.float32)
+    centre = size // 2
+    for w in windows:
+        y = int(rng.integers(0, size))
+        w[y:y + 3] -= 60  # a printed line somewhere across the window
+        cv2.circle(w, (centre + 6, centre - 4), r, (120.0, 150.0, 170.0), -1)
+    assert np.abs(_shared_shift(windows, r, reach) - (6, -4)).max() <= 4

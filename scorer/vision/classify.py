@@ -683,9 +683,10 @@ def empty_knees(
     bare = np.zeros(lanes, dtype=bool) if beside is None else beside < config.glare_bare_beside
     return [config.empty_sure_from if c else
             config.glare_strong_empty_sure_from if v >= config.glare_strong_veil else
-            config.glare_empty_sure_from if b >= config.glare_lit else
-            (config.glare_bare_sure_from if paper else config.glare_empty_sure_from)
-            if v >= config.glare_doubt_veil else None
+            config.glare_bare_sure_from if paper and v >= config.glare_doubt_veil
+            and b < config.glare_lit else
+            config.glare_empty_sure_from if v >= config.glare_doubt_veil or b >= config.glare_lit
+            else None
             for c, v, b, paper in zip(clear, veiled, lit, bare, strict=True)]
 
 

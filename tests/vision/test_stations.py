@@ -2,6 +2,7 @@
 
 import cv2
 import numpy as np
+import pytest
 
 from scorer.boards import load_board
 from scorer.vision.model import CLASSES
@@ -141,6 +142,31 @@ def test_a_blue_station_whose_shaded_half_reads_black_is_blue():
                   SHADED_BLUE, -1)
     found = {s.city: s.owner for s in find_stations(lab, probs, EUROPE)}
     assert found.get("Roma") == "blue"
+
+
+@pytest.mark.parametrize("lit, shade, cut, owner", [
+    # 0.39 of the disk lit blue, 0.61 in shade read black (a darker photo: Roma under gamma 1.6)
+    (BLUE, SHADED_BLUE, -2, "blue"),
+    # a black station with red beside it on 0.26 of the disk (0.34 of what black covers)
+    (RED, BLACK, -5, "black"),
+])
+def test_a_station_mostly_in_shade_is_its_lit_colour_and_a_black_one_stays_black(
+        lit, shade, cut, owner):
+    lab, probs = board_with(["kyiv--smolensk", "berlin--essen"], piece="blue", look=BLUE)
+    for piece, look, route in (("black", BLACK, "danzig--riga"), ("red", RED, "paris--zurich")):
+        more_lab, more_probs = board_with([route], piece=piece, look=look)
+        lab[(more_lab == look).all(axis=2)] = look
+        probs = np.maximum(probs, more_probs)
+    probs[:, 0] = 1.0 - probs[:, 1:].sum(axis=1)
+    roma = EUROPE.cities["Roma"]
+    x, y = int(roma.x), int(roma.y)
+    cv2.circle(lab, (x, y), 16, shade, -1)
+    top = lab[y - 16:y + cut, x - 16:x + 17]
+    disk = np.zeros((33, 33), np.uint8)
+    cv2.circle(disk, (16, 16), 16, 1, -1)
+    top[disk[:16 + cut].astype(bool)] = lit
+    found = {s.city: s.owner for s in find_stations(lab, probs, EUROPE)}
+    assert found.get("Roma") == owner
 
 
 def test_city_dots_printed_off_the_boards_data_are_found_where_they_are_printed():

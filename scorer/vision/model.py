@@ -52,14 +52,22 @@ def load_model(path: Path = WEIGHTS) -> Mlp:
 
 
 def fit_ensemble(x: np.ndarray, y: np.ndarray, members: int = 5, **options) -> Mlp:
-    """``fit`` from ``members`` seeds, their logits averaged: one training lands in a different
-    place from each seed (on the renders 5 to 7 lanes wrong of 1,206 by seed alone), the
-    average of a few does not. The average is itself one wider network: the members' hidden
-    units side by side, their output weights divided by their number."""
-    nets = [fit(x, y, seed=seed, **options) for seed in range(members)]
-    return Mlp(nets[0].mean, nets[0].std, np.hstack([n.w1 for n in nets]),
-               np.concatenate([n.b1 for n in nets]), np.vstack([n.w2 for n in nets]) / members,
-               np.mean([n.b2 for n in nets], axis=0))
+    """``fit`` from ``members`` seeds, their logits averaged (``average``): one training lands
+    in a different place from each seed (on the renders 5 to 7 lanes wrong of 1,206 by seed
+    alone), the average of a few does not."""
+    return average([fit(x, y, seed=seed, **options) for seed in range(members)])
+
+
+def average(nets: list[Mlp]) -> Mlp:
+    """One network whose logits are the average of ``nets``' logits: their hidden units side
+    by side, each net's standardisation folded into its first layer (nets trained on other
+    data standardise their features otherwise), the output weights divided by their number."""
+    mean, std = nets[0].mean, nets[0].std
+    w1 = [(std / n.std)[:, None] * n.w1 for n in nets]
+    b1 = [n.b1 + ((mean - n.mean) / n.std) @ n.w1 for n in nets]
+    return Mlp(mean, std, np.hstack(w1).astype(np.float32),
+               np.concatenate(b1).astype(np.float32),
+               np.vstack([n.w2 for n in nets]) / len(nets), np.mean([n.b2 for n in nets], axis=0))
 
 
 def fit(

@@ -26,7 +26,7 @@ from scorer.boards import Board, load_board
 from scorer.vision.classify import board_lab
 from scorer.vision.config import DEFAULT
 from scorer.vision.decode import decode_scaled
-from scorer.vision.model import CLASSES, WEIGHTS, fit_ensemble
+from scorer.vision.model import CLASSES, WEIGHTS, average, fit_ensemble
 from scorer.vision.sample import space_axes, space_features, space_table
 
 # a point this far along a space from its centre (art px; spaces follow each other every
@@ -189,12 +189,15 @@ def measure(photo: Path, data: dict, variants: int, shifted: int, rng: np.random
     return np.stack(rows), np.stack(classes)
 
 
-def cached_measure(photos, counts: list[tuple[int, int, int]], rng, cache: Path | None):
-    """``measure`` of each photo with its (variants, shifted, glare), kept in ``cache``."""
+def cached_measure(photos, counts: list[tuple[int, int, int]], rng, cache: Path | None,
+                   seed: int = 0):
+    """``measure`` of each photo with its (variants, shifted, glare), kept in ``cache`` under
+    the ``seed`` of ``rng``."""
     store = dict(np.load(cache)) if cache and cache.is_file() else {}
     measured = []
     for (photo, data), (variants, shifted, glare) in zip(photos, counts, strict=True):
-        key = f"{photo.resolve()}|{variants}|{shifted}|look-shade" + (f"|g{glare}" if glare else "")
+        key = f"{photo.resolve()}|{variants}|{shifted}|look-shade|s{seed}"
+        key += f"|g{glare}" if glare else ""
         if key + "|x" not in store:
             store[key + "|x"], store[key + "|y"] = measure(photo, data, variants, shifted, rng,
                                                            glare)
@@ -226,12 +229,16 @@ def main(argv: list[str] | None = None) -> int:
                         help="readings of each real photo under a glare spot, on top of "
                              "--real-variants")
     parser.add_argument("--members", type=int, default=5,
-                        help="networks trained from different seeds, averaged")
+                        help="networks trained from different seeds on each draw, averaged")
+    parser.add_argument("--draws", type=int, default=1,
+                        help="copies of every photo drawn this many times, from seeds --seed "
+                             "and on; a model trained on each draw, all averaged")
+    parser.add_argument("--seed", type=int, default=0,
+                        help="the first draw's seed (the copies' looks, jitter and shifts)")
     parser.add_argument("--out", type=Path, default=WEIGHTS)
     parser.add_argument("--exclude", nargs="*", default=[],
                         help="photo file names to leave out (leave-one-photo-out runs)")
     args = parser.parse_args(argv)
-    rng = np.random.default_rng(0)
     photos = [(p, d) for p, d in labelled_photos(args.dirs) if p.name not in args.exclude]
     real = args.real.resolve() if args.real else None
     # real pieces sit a few px off their spaces, so a shifted reading of a real photo has no
@@ -239,11 +246,14 @@ def main(argv: list[str] | None = None) -> int:
     counts = [(args.real_variants + args.real_glare, 0, args.real_glare)
               if p.parent.resolve() == real else (args.variants, args.shifted, 0)
               for p, _ in photos]
-    measured = cached_measure(photos, counts, rng, args.cache)
-    x, y = training_set(measured)
-    model = fit_ensemble(x, y, args.members)
-    args.out.write_text(json.dumps(model.to_json()), encoding="utf-8")
-    print(f"trained on {len(photos)} photos, {len(x)} spaces -> {args.out}", file=sys.stderr)
+    models = []
+    for seed in range(args.seed, args.seed + args.draws):
+        rng = np.random.default_rng(seed)
+        x, y = training_set(cached_measure(photos, counts, rng, args.cache, seed))
+        models.append(fit_ensemble(x, y, args.members))
+    args.out.write_text(json.dumps(average(models).to_json()), encoding="utf-8")
+    print(f"trained on {len(photos)} photos, {len(x)} spaces x {args.draws} draws -> {args.out}",
+          file=sys.stderr)
     return 0
 
 

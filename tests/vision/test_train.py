@@ -7,11 +7,12 @@ import numpy as np
 
 from scorer.boards import load_board
 from scorer.vision.classify import sibling_side
-from scorer.vision.model import CLASSES, fit, fit_ensemble, softmax
+from scorer.vision.model import CLASSES, average, fit, fit_ensemble, load_model, softmax
 from scorer.vision.sample import space_table
 from scorer.vision.train import (
     UNCLEAR,
     glare_spot,
+    main,
     measure,
     phone_look,
     shadow,
@@ -121,6 +122,42 @@ def test_an_ensemble_is_one_network_reading_the_average_of_its_members_logits():
     assert whole.w1.shape == (5, 24)
     assert np.allclose(whole.probabilities(x), expected, atol=1e-5)
     assert not np.allclose(members[0].probabilities(x), expected, atol=1e-3)
+
+
+def logits_of(net, x: np.ndarray) -> np.ndarray:
+    hidden = np.maximum(((x - net.mean) / net.std) @ net.w1 + net.b1, 0.0)
+    return hidden @ net.w2 + net.b2
+
+
+def test_nets_trained_on_other_draws_average_their_logits_though_standardised_apart():
+    rng = np.random.default_rng(2)
+    draws = [rng.normal(centre, scale, (300, 4)).astype(np.float32)
+             for centre, scale in ((0.0, 1.0), (3.0, 5.0))]
+    nets = [fit(x, (x[:, 0] > x[:, 0].mean()).astype(int), hidden=6, steps=40) for x in draws]
+    assert not np.allclose(nets[0].mean, nets[1].mean)
+    x = np.vstack(draws)
+    expected = softmax(np.mean([logits_of(n, x) for n in nets], axis=0))
+    bag = average(nets)
+    assert bag.w1.shape == (4, 12)
+    assert np.allclose(bag.probabilities(x), expected, atol=1e-5)
+
+
+def test_training_averages_a_model_of_each_draw_of_the_copies(tmp_path):
+    photos = tmp_path / "photos"
+    photos.mkdir()
+    for suffix in (".jpg", ".json"):
+        (photos / f"usa-01{suffix}").write_bytes((SAMPLES / f"usa-01{suffix}").read_bytes())
+    common = [str(photos), "--variants", "2", "--shifted", "0", "--members", "1",
+              "--cache", str(tmp_path / "features.npz")]
+    for draws, seed in ((1, 0), (1, 1), (2, 0)):
+        main([*common, "--draws", str(draws), "--seed", str(seed),
+              "--out", str(tmp_path / f"d{draws}s{seed}.json")])
+    one, other, both = (load_model(tmp_path / f"{name}.json") for name in ("d1s0", "d1s1", "d2s0"))
+    assert both.w1.shape[1] == one.w1.shape[1] + other.w1.shape[1]
+    x = np.random.default_rng(0).normal(one.mean, one.std, (50, len(one.mean)))
+    expected = softmax(np.mean([logits_of(n, x) for n in (one, other)], axis=0))
+    assert not np.allclose(one.probabilities(x), other.probabilities(x), atol=1e-3)
+    assert np.allclose(both.probabilities(x), expected, atol=1e-4)
 
 
 def test_another_phones_look_casts_exposes_and_blurs_but_keeps_the_picture():

@@ -189,10 +189,11 @@ def measure(photo: Path, data: dict, variants: int, shifted: int, rng: np.random
     return np.stack(rows), np.stack(classes)
 
 
-def cached_measure(photos, counts: list[tuple[int, int, int]], rng, cache: Path | None,
+def cached_measure(photos, counts: list[tuple[int, int, int]], cache: Path | None,
                    seed: int = 0):
-    """``measure`` of each photo with its (variants, shifted, glare), kept in ``cache`` under
-    the ``seed`` of ``rng``."""
+    """``measure`` of each photo with its (variants, shifted, glare), its copies drawn from
+    ``seed`` (one generator through the photos), kept in ``cache`` under that seed."""
+    rng = np.random.default_rng(seed)
     store = dict(np.load(cache)) if cache and cache.is_file() else {}
     measured = []
     for (photo, data), (variants, shifted, glare) in zip(photos, counts, strict=True):
@@ -248,8 +249,7 @@ def main(argv: list[str] | None = None) -> int:
               for p, _ in photos]
     models = []
     for seed in range(args.seed, args.seed + args.draws):
-        rng = np.random.default_rng(seed)
-        x, y = training_set(cached_measure(photos, counts, rng, args.cache, seed))
+        x, y = training_set(cached_measure(photos, counts, args.cache, seed))
         models.append(fit_ensemble(x, y, args.members))
     args.out.write_text(json.dumps(average(models).to_json()), encoding="utf-8")
     print(f"trained on {len(photos)} photos, {len(x)} spaces x {args.draws} draws -> {args.out}",
